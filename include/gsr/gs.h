@@ -1,0 +1,112 @@
+/* gsr/gs.h — the C interface, source-compatible with the gather-scatter (gs) library of
+ * Nek5000 as documented by Lottes / Offermans.
+ *
+ * Each rank passes a local-to-global map id[0..n). Entries with the same |id| on all
+ * ranks form a group; id == 0 takes no part; id < 0 is "flagged".
+ *   gs(u, dom, op, transpose, gsh, buf) replaces, for every group, the entries that
+ *   receive with the reduction (op) of the entries that contribute:
+ *     no flagged entry in the group  : all contribute, all receive         (Q Q^T)
+ *     transpose == 0                 : unflagged contribute, all receive   (Q, scatter)
+ *     transpose != 0                 : all contribute, unflagged receive   (Q^T, gather)
+ *   A group with nothing contributing receives the identity of op (0, 1, +max, -max, 0).
+ *
+ * Worked example (two spectral elements of order 2 on two ranks, seed Table 1):
+ *   rank 0: id = {1,2,3, 4,5,6, 7,8,9}     rank 1: id = {3,10,11, 6,12,13, 9,14,15}
+ *   gs(u, gs_double, gs_add, 0, h, NULL) sums the two copies of nodes 3, 6 and 9 and
+ *   writes the sum into both; every other entry is left as it was.
+ *
+ * Errors: by default a bad call prints "gsr: <function>: <what is wrong>" on stderr and
+ * aborts the job through MPI_Abort (the original library's behaviour, since these calls
+ * return nothing). After gsr_set_error_mode(GSR_ERRORS_RETURN) a bad call instead returns
+ * (gs_setup returns NULL) and gsr_last_error() / gsr_last_error_message() say what went
+ * wrong; the data arrays are then left unchanged where the error was found before any
+ * exchange. Collective calls report an error on every rank of the communicator.
+ */
+#ifndef GSR_GS_H
+#define GSR_GS_H
+
+#include <mpi.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The integer names of the original's types.h (uint is also glibc's, with the same type). */
+typedef unsigned int uint;
+typedef int32_t sint;
+typedef int64_t slong;
+
+struct comm {
+  uint id, np;  /* this rank, number of ranks */
+  MPI_Comm c;   /* a duplicate owned by the struct */
+};
+void comm_init(struct comm *c, MPI_Comm mpi_comm);
+void comm_free(struct comm *c);
+
+/* A caller-owned scratch buffer (the original's mem.h). gsr keeps its buffers in the
+ * handle, so a buffer passed to gs is accepted and left alone; NULL is always fine. */
+typedef struct {
+  size_t n, max;
+  void *ptr;
+} buffer;
+void buffer_init(buffer *b, size_t max);
+void buffer_free(buffer *b);
+
+typedef enum { gs_double, gs_float, gs_int, gs_long, gs_dom_n } gs_dom;
+#define gs_sint gs_int   /* 32-bit */
+#define gs_slong gs_long /* 64-bit */
+typedef enum { gs_add, gs_mul, gs_min, gs_max, gs_bpr, gs_op_n } gs_op;
+typedef enum { gs_auto, gs_pairwise, gs_crystal_router, gs_all_reduce } gs_method;
+
+struct gs_data;
+
+struct gs_data *gs_setup(const slong *id, uint n, const struct comm *comm, int unique,
+                         gs_method method, int verbose);
+void gs(void *u, gs_dom dom, gs_op op, unsigned transpose, struct gs_data *gsh, buffer *buf);
+void gs_vec(void *u, unsigned k, gs_dom dom, gs_op op, unsigned transpose,
+            struct gs_data *gsh, buffer *buf);
+void gs_many(void *const *u, unsigned k, gs_dom dom, gs_op op, unsigned transpose,
+             struct gs_data *gsh, buffer *buf);
+
+/* Non-blocking forms: start, do local work, then gs_wait(*handle). The arrays must not be
+ * touched (at shared entries) until gs_wait returns. */
+void igs(void *u, gs_dom dom, gs_op op, unsigned transpose, struct gs_data *gsh,
+         buffer *buf, int *handle);
+void igs_vec(void *u, unsigned k, gs_dom dom, gs_op op, unsigned transpose,
+             struct gs_data *gsh, buffer *buf, int *handle);
+void igs_many(void *const *u, unsigned k, gs_dom dom, gs_op op, unsigned transpose,
+              struct gs_data *gsh, buffer *buf, int *handle);
+void gs_wait(int handle);
+
+void gs_unique(slong *id, uint n, const struct comm *comm);
+void gs_free(struct gs_data *gsh);
+
+/* ---- gsr extensions ----------------------------------------------------------------- */
+enum {
+  GSR_SUCCESS = 0,
+  GSR_ERR_INVALID_ARGUMENT = 1, /* bad code, length, NULL pointer, op not fit for domain */
+  GSR_ERR_MISMATCH = 2,         /* ranks disagree about one collective call's arguments */
+  GSR_ERR_REMOTE = 3,           /* another rank failed in a collective step */
+  GSR_ERR_STATE = 4,            /* freed/foreign handle, handle busy with a request */
+  GSR_ERR_IO = 5,               /* file missing, unreadable or malformed */
+  GSR_ERR_MPI = 6,              /* an MPI call failed */
+  GSR_ERR_INTERNAL = 7
+};
+enum { GSR_ERRORS_ABORT = 0, GSR_ERRORS_RETURN = 1 };
+
+void gsr_set_error_mode(int mode);
+int gsr_get_error_mode(void);
+int gsr_last_error(void);                  /* code of the last failed call; GSR_SUCCESS if none */
+const char *gsr_last_error_message(void);  /* "" if none */
+void gsr_clear_error(void);
+
+/* Method in use by a handle ("pairwise", "crystal_router", "allreduce"). */
+const char *gsr_method_name(const struct gs_data *gsh);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* GSR_GS_H */

@@ -1,0 +1,172 @@
+// gsr/handle.hpp — the gather-scatter handle: built once, collectively, from each rank's
+// local-to-global ids; then applies Q Q^T (or Q, Q^T with flagged ids) to data arrays.
+//
+//   std::vector<std::int64_t> ids = ...;               // 0: not taking part, <0: flagged
+//   gsr::Handle gs(ids, MPI_COMM_WORLD);
+//   gs.apply(std::span(u), gsr::Op::add);              // direct stiffness summation
+//   auto req = gs.start(std::span(v), gsr::Op::max);   // non-blocking: overlap local work
+//   ...; req.wait();
+//
+// See docs/concepts.md for the semantics (groups, flags, transpose, unique).
+#pragma once
+
+#include <gsr/error.hpp>
+#include <gsr/types.hpp>
+
+#include <mpi.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace gsr {
+
+struct SetupOptions {
+  bool unique = false;               // behave as if make_unique() had been applied to the ids
+  Method method = Method::automatic; // GSR_METHOD in the environment overrides `automatic`
+  bool verbose = false;              // rank 0 prints the summary of Stats after setup
+};
+
+/// Min / average / max of one per-rank quantity over the ranks of the handle.
+struct Spread {
+  double min = 0, avg = 0, max = 0;
+};
+
+/// One stage of an exchange method (the crystal router has ceil(log2 P); the others one).
+struct StageStats {
+  std::size_t messages = 0;  // messages this rank sends per call in this stage
+  std::size_t values = 0;    // values (of one component) this rank sends per call
+};
+
+/// What auto measured for one candidate: the maximum over ranks of the mean time per call.
+struct MethodTiming {
+  Method method = Method::pairwise;
+  double seconds_per_call = 0;  // negative: not measured (excluded; see reason)
+  double predicted_seconds = 0; // alpha-beta model prediction
+  std::string note;             // why excluded, if it was
+};
+
+struct Stats {
+  Method method = Method::pairwise;      // the method in use
+  std::string method_reason;             // why (requested, GSR_METHOD, or auto's verdict)
+  int ranks = 1;
+  std::size_t local_entries = 0;         // n
+  std::size_t active_entries = 0;        // entries the per-call path touches
+  std::size_t local_groups = 0;          // groups entirely on this rank that need work
+  std::size_t shared_groups = 0;         // groups this rank shares with other ranks
+  std::int64_t global_shared_ids = 0;    // distinct ids held by more than one rank, all ranks
+  int neighbors = 0;                     // ranks this rank exchanges with directly
+  std::size_t messages_per_call = 0;     // sent by this rank per call
+  std::size_t values_per_call = 0;       // values (per component) sent by this rank per call
+  std::vector<StageStats> stages;        // per-stage breakdown of the two above
+  std::size_t handle_bytes = 0;          // plan and maps owned by the handle
+  std::size_t buffer_bytes = 0;          // scratch buffers currently cached by the handle
+  double setup_seconds = 0;              // wall time of setup on this rank, auto included
+  double auto_seconds = 0;               // part of setup_seconds spent by auto measuring
+  std::vector<MethodTiming> auto_timings;
+
+  /// Min/avg/max over ranks, filled at setup: neighbours, bytes per call (one double
+  /// component), handle memory.
+  Spread neighbors_spread, bytes_spread, memory_spread;
+
+  /// Bytes this rank sends per call for `k` components of `value_bytes` each.
+  std::size_t bytes_per_call(std::size_t value_bytes, std::size_t k = 1) const {
+    return values_per_call * value_bytes * k;
+  }
+};
+
+class Handle;
+
+/// An operation started with Handle::start*, finished by wait(). Move-only; a request that
+/// is destroyed while pending is waited for. The data arrays must stay alive and untouched
+/// at shared entries until wait() returns.
+class Request {
+public:
+  Request() = default;
+  Request(Request&& other) noexcept;
+  Request& operator=(Request&& other) noexcept;
+  Request(const Request&) = delete;
+  Request& operator=(const Request&) = delete;
+  ~Request();
+
+  void wait();
+  bool pending() const noexcept { return handle_ != nullptr; }
+
+private:
+  friend class Handle;
+  Request(Handle* handle, std::size_t slot) : handle_(handle), slot_(slot) {}
+  Handle* handle_ = nullptr;
+  std::size_t slot_ = 0;
+};
+
+class Handle {
+public:
+  /// Collective over `comm` (duplicated internally). ids may be empty on some ranks.
+  Handle(std::span<const std::int64_t> ids, MPI_Comm comm, SetupOptions options = {});
+  ~Handle();
+  Handle(Handle&&) noexcept;
+  Handle& operator=(Handle&&) noexcept;
+  Handle(const Handle&) = delete;
+  Handle& operator=(const Handle&) = delete;
+
+  // ---- typed front end -------------------------------------------------------------
+  /// u[i], i < size(): one value per id.
+  template <class T>
+  void apply(std::span<T> u, Op op, Transpose t = Transpose::no) {
+    apply_vec(u.data(), u.size(), 1, domain_of<T>(), op, t);
+  }
+  /// u[i*k + c]: k interleaved components per id, reduced component-wise.
+  template <class T>
+  void apply_vec(std::span<T> u, std::size_t k, Op op, Transpose t = Transpose::no) {
+    apply_vec(u.data(), u.size(), k, domain_of<T>(), op, t);
+  }
+  /// arrays[c][i]: k separate arrays of size() values each.
+  template <class T>
+  void apply_many(std::span<T* const> arrays, Op op, Transpose t = Transpose::no) {
+    apply_many(reinterpret_cast<void* const*>(arrays.data()), arrays.size(), domain_of<T>(), op, t);
+  }
+  template <class T>
+  [[nodiscard]] Request start(std::span<T> u, Op op, Transpose t = Transpose::no) {
+    return start_vec(u.data(), u.size(), 1, domain_of<T>(), op, t);
+  }
+  template <class T>
+  [[nodiscard]] Request start_vec(std::span<T> u, std::size_t k, Op op, Transpose t = Transpose::no) {
+    return start_vec(u.data(), u.size(), k, domain_of<T>(), op, t);
+  }
+  template <class T>
+  [[nodiscard]] Request start_many(std::span<T* const> arrays, Op op, Transpose t = Transpose::no) {
+    return start_many(reinterpret_cast<void* const*>(arrays.data()), arrays.size(), domain_of<T>(), op, t);
+  }
+
+  // ---- type-erased core (what the C shim calls) --------------------------------------
+  /// `length` is the number of values at u (must be size() * k; checked).
+  void apply_vec(void* u, std::size_t length, std::size_t k, Domain dom, Op op, Transpose t);
+  void apply_many(void* const* arrays, std::size_t k, Domain dom, Op op, Transpose t);
+  [[nodiscard]] Request start_vec(void* u, std::size_t length, std::size_t k, Domain dom, Op op, Transpose t);
+  [[nodiscard]] Request start_many(void* const* arrays, std::size_t k, Domain dom, Op op, Transpose t);
+
+  std::size_t size() const noexcept;          // n, the number of local ids
+  MPI_Comm comm() const noexcept;             // the handle's own (duplicated) communicator
+  const Stats& stats() const noexcept;
+  std::size_t pending_requests() const noexcept;
+  /// The summary `verbose` prints (collective: computes spreads over ranks).
+  std::string summary() const;
+
+  struct Impl;
+
+private:
+  friend class Request;
+  void finish(std::size_t slot);
+  std::unique_ptr<Impl> impl_;
+};
+
+/// Negates every entry of each group except one (collective). The kept entry: on the
+/// owning rank, the first unflagged entry in index order (the first if all are flagged);
+/// the owner, among the ranks that hold the id unflagged (all holders if none does),
+/// sorted by rank, is the (|id| mod count)-th.
+void make_unique(std::span<std::int64_t> ids, MPI_Comm comm);
+
+}  // namespace gsr
