@@ -1,0 +1,124 @@
+// gsr/mesh.hpp — gsr mesh files (HDF5, format version 1, docs/mesh-format.md): the
+// parallel loader that gives each rank its elements' global ids (and coordinates), and the
+// writers, serial (slab by slab, for generators) and collective (each rank its elements).
+//
+//   gsr::Mesh mesh = gsr::read_mesh("box.h5", MPI_COMM_WORLD);
+//   gsr::Handle gs(mesh.ids, MPI_COMM_WORLD);
+//
+// Every file written also gets an XDMF sidecar (box.h5 -> box.xmf) for ParaView/VisIt.
+// Errors throw gsr::Error with ErrorCode::io and a message naming the file and the object;
+// the collective functions throw on every rank together.
+#pragma once
+
+#include <gsr/error.hpp>
+
+#include <mpi.h>
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace gsr {
+
+/// What the file says about a mesh, without its data.
+struct MeshInfo {
+  int dim = 0;                         // 2 or 3
+  int order = 0;                       // polynomial order N >= 1
+  std::int64_t elements = 0;           // E
+  bool has_coordinates = false;        // /mesh/coordinates present
+  bool has_partition = false;          // /mesh/partition present
+  int partition_ranks = 0;             // its `ranks` attribute, 0 if it has none
+  std::array<double, 3> periods{};     // /mesh `periods` attribute: period per axis, 0 = none
+
+  /// (N+1)^dim: nodes of one element.
+  int nodes_per_element() const noexcept;
+};
+
+/// One rank's part of a mesh: `elements` (ascending 0-based indices into the file) and,
+/// element after element, their ids and coordinates.
+struct Mesh {
+  MeshInfo info;
+  std::vector<std::int64_t> elements;  // local element k is file element elements[k]
+  std::vector<std::int64_t> ids;       // [elements.size() * nodes_per_element()]
+  std::vector<double> coordinates;     // [ids.size() * dim], or empty
+
+  int dim() const noexcept { return info.dim; }
+  int order() const noexcept { return info.order; }
+  int nodes_per_element() const noexcept { return info.nodes_per_element(); }
+  std::size_t local_elements() const noexcept { return elements.size(); }
+  bool has_coordinates() const noexcept { return !coordinates.empty(); }
+};
+
+enum class Distribution {
+  blocks,     // rank r gets the r-th of P contiguous blocks (sizes differ by at most one)
+  partition,  // rank r gets the elements whose /mesh/partition value is r
+};
+
+struct ReadOptions {
+  Distribution distribution = Distribution::blocks;
+  bool coordinates = true;  // read /mesh/coordinates when the file has them
+};
+
+/// Collective over comm: every rank reads only its own elements, with MPI-IO.
+Mesh read_mesh(const std::string& path, MPI_Comm comm, ReadOptions options = {});
+
+/// Collective over comm: validates the file's structure and returns its description.
+MeshInfo read_mesh_info(const std::string& path, MPI_Comm comm);
+
+/// The element range [first, last) of rank `rank` of `ranks` under Distribution::blocks.
+std::array<std::int64_t, 2> block_range(std::int64_t elements, int rank, int ranks) noexcept;
+
+/// The XDMF sidecar path of a mesh file: "dir/box.h5" -> "dir/box.xmf".
+std::string xdmf_path(const std::string& mesh_path);
+
+/// Which datasets a new file holds. `periods` is written as a /mesh attribute when any
+/// entry is non-zero (gsr-check then compares coordinates modulo the period).
+struct MeshLayout {
+  int dim = 0;
+  int order = 0;
+  std::int64_t elements = 0;
+  bool coordinates = false;
+  bool partition = false;
+  int partition_ranks = 0;          // the `ranks` attribute of /mesh/partition
+  std::array<double, 3> periods{};
+};
+
+/// Writes a mesh file from one process, a contiguous run of elements at a time, so a
+/// generator never holds more than one slab. Elements must be written in order, each
+/// exactly once; close() (or the destructor) completes the file and writes the XDMF
+/// sidecar. Uses no MPI.
+class MeshWriter {
+public:
+  MeshWriter(const std::string& path, const MeshLayout& layout);
+  ~MeshWriter();
+  MeshWriter(MeshWriter&&) noexcept;
+  MeshWriter& operator=(MeshWriter&&) noexcept;
+  MeshWriter(const MeshWriter&) = delete;
+  MeshWriter& operator=(const MeshWriter&) = delete;
+
+  /// Writes elements [next, next + count): ids of count * nodes_per_element, coordinates
+  /// of that times dim (if the layout has them), partition of count (if it has one).
+  void write(std::span<const std::int64_t> ids, std::span<const double> coordinates = {},
+             std::span<const std::int32_t> partition = {});
+  std::int64_t elements_written() const noexcept;
+  void close();
+
+  struct Impl;
+
+private:
+  std::unique_ptr<Impl> impl_;
+};
+
+struct WriteOptions {
+  bool partition = true;  // store each element's writing rank as /mesh/partition
+};
+
+/// Collective over comm: each rank writes its own elements (mesh.elements, ascending; all
+/// ranks together must hold each of 0..E-1 exactly once). mesh.info gives dim, order and
+/// periods; coordinates are written if every rank with elements has them.
+void write_mesh(const std::string& path, const Mesh& mesh, MPI_Comm comm, WriteOptions options = {});
+
+}  // namespace gsr
