@@ -18,6 +18,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <utility>
 #include <span>
 #include <string>
 #include <vector>
@@ -78,27 +79,31 @@ struct Stats {
   }
 };
 
-class Handle;
+namespace detail {
+struct HandleState;
+}
 
-/// An operation started with Handle::start*, finished by wait(). Move-only; a request that
-/// is destroyed while pending is waited for. The data arrays must stay alive and untouched
-/// at shared entries until wait() returns.
+/// An operation started with Handle::start*, finished by wait(). Move-only. A request keeps
+/// its handle's state alive, so it may outlive the Handle object; a request destroyed while
+/// pending is waited for. The data must stay alive, and its entries that take part in
+/// groups untouched, until wait() returns.
 class Request {
 public:
   Request() = default;
-  Request(Request&& other) noexcept;
+  Request(Request&& other) noexcept = default;
   Request& operator=(Request&& other) noexcept;
   Request(const Request&) = delete;
   Request& operator=(const Request&) = delete;
   ~Request();
 
   void wait();
-  bool pending() const noexcept { return handle_ != nullptr; }
+  bool pending() const noexcept { return state_ != nullptr; }
 
 private:
   friend class Handle;
-  Request(Handle* handle, std::size_t slot) : handle_(handle), slot_(slot) {}
-  Handle* handle_ = nullptr;
+  Request(std::shared_ptr<detail::HandleState> state, std::size_t slot)
+      : state_(std::move(state)), slot_(slot) {}
+  std::shared_ptr<detail::HandleState> state_;
   std::size_t slot_ = 0;
 };
 
@@ -150,17 +155,13 @@ public:
 
   std::size_t size() const noexcept;          // n, the number of local ids
   MPI_Comm comm() const noexcept;             // the handle's own (duplicated) communicator
-  const Stats& stats() const noexcept;
+  const Stats& stats() const;
   std::size_t pending_requests() const noexcept;
-  /// The summary `verbose` prints (collective: computes spreads over ranks).
+  /// The summary `verbose` prints on rank 0 (not collective: the spreads are from setup).
   std::string summary() const;
 
-  struct Impl;
-
 private:
-  friend class Request;
-  void finish(std::size_t slot);
-  std::unique_ptr<Impl> impl_;
+  std::shared_ptr<detail::HandleState> state_;
 };
 
 /// Negates every entry of each group except one (collective). The kept entry: on the

@@ -1,0 +1,244 @@
+// capi/gs.cpp — the C shim of gs.h: converts, validates handles, forwards to gsr::Handle,
+// and turns exceptions into the documented error behaviour (capi/errors.hpp).
+#include <gsr/gs.h>
+#include <gsr/handle.hpp>
+
+#include "capi/errors.hpp"
+#include "core/handle_state.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <optional>
+#include <unordered_set>
+#include <vector>
+
+struct gs_data {
+  gsr::Handle handle;
+  int serial;                                    // names the handle in igs request ids
+  std::vector<std::optional<gsr::Request>> requests;  // in flight, by request index
+};
+
+namespace gsr::capi {
+
+namespace {
+
+int error_mode = GSR_ERRORS_ABORT;
+thread_local int last_code = GSR_SUCCESS;
+thread_local std::string last_message;
+
+// Live handles: lets a freed or foreign pointer be reported instead of dereferenced, and
+// maps igs request ids back to their handle. Requests themselves live in their handle.
+std::unordered_set<const gs_data*> live_handles;
+std::map<int, gs_data*> handles_by_serial;
+int next_serial = 1;
+constexpr int requests_per_handle = 1 << 12;
+
+gs_data& checked(const gs_data* h) {
+  if (!h) throw Error(ErrorCode::state, "gsr: the handle is NULL");
+  if (!live_handles.count(h))
+    throw Error(ErrorCode::state, "gsr: the handle is not a live gs_setup handle (freed, or never set up)");
+  return *const_cast<gs_data*>(h);
+}
+
+MPI_Comm comm_of(const gs_data* h) {
+  return h && live_handles.count(h) ? h->handle.comm() : MPI_COMM_WORLD;
+}
+
+int start_request(gs_data& h, gsr::Request request) {
+  std::size_t index = 0;
+  while (index < h.requests.size() && h.requests[index]) ++index;
+  if (index == static_cast<std::size_t>(requests_per_handle)) {
+    request.wait();
+    throw Error(ErrorCode::state, "gsr: more than 4096 requests in flight on one handle");
+  }
+  if (index == h.requests.size()) h.requests.emplace_back();
+  h.requests[index] = std::move(request);
+  return h.serial * requests_per_handle + static_cast<int>(index);
+}
+
+}  // namespace
+
+void record_success() noexcept {
+  last_code = GSR_SUCCESS;
+  last_message.clear();
+}
+
+void record_failure(const char* function, ErrorCode code, const std::string& message, MPI_Comm comm) noexcept {
+  last_code = static_cast<int>(code);
+  try {
+    last_message = detail::prefix_function(message, function);
+  } catch (...) {
+    last_message.clear();
+  }
+  if (error_mode == GSR_ERRORS_ABORT) {
+    std::fprintf(stderr, "%s\n", last_message.c_str());
+    std::fflush(stderr);
+    int initialized = 0;
+    MPI_Initialized(&initialized);
+    if (initialized) MPI_Abort(comm == MPI_COMM_NULL ? MPI_COMM_WORLD : comm, 1);
+    std::abort();
+  }
+}
+
+}  // namespace gsr::capi
+
+using gsr::capi::guarded;
+
+namespace {
+gsr::Transpose transpose_of(unsigned t) { return t ? gsr::Transpose::yes : gsr::Transpose::no; }
+}  // namespace
+
+extern "C" {
+
+void comm_init(struct comm* c, MPI_Comm mpi_comm) {
+  guarded("comm_init", mpi_comm, [&] {
+    if (!c) throw gsr::Error(gsr::ErrorCode::invalid_argument, "gsr: struct comm pointer is NULL");
+    int rank = 0, size = 0;
+    if (MPI_Comm_dup(mpi_comm, &c->c) != MPI_SUCCESS)
+      throw gsr::Error(gsr::ErrorCode::mpi, "gsr: MPI_Comm_dup failed");
+    MPI_Comm_rank(c->c, &rank);
+    MPI_Comm_size(c->c, &size);
+    c->id = static_cast<uint>(rank);
+    c->np = static_cast<uint>(size);
+  });
+}
+
+void comm_free(struct comm* c) {
+  if (c && c->c != MPI_COMM_NULL) MPI_Comm_free(&c->c);
+}
+
+void buffer_init(buffer* b, size_t max) {
+  if (!b) return;
+  b->n = 0;
+  b->max = max;
+  b->ptr = max ? std::malloc(max) : nullptr;
+  if (!b->ptr) b->max = 0;
+}
+
+void buffer_free(buffer* b) {
+  if (!b) return;
+  std::free(b->ptr);
+  b->ptr = nullptr;
+  b->n = b->max = 0;
+}
+
+struct gs_data* gs_setup(const slong* id, uint n, const struct comm* comm, int unique, gs_method method,
+                         int verbose) {
+  gs_data* result = nullptr;
+  guarded("gs_setup", comm ? comm->c : MPI_COMM_WORLD, [&] {
+    if (!comm) throw gsr::Error(gsr::ErrorCode::invalid_argument, "gsr: struct comm pointer is NULL");
+    gsr::SetupOptions options{unique != 0, static_cast<gsr::Method>(method), verbose != 0};
+    auto data = std::unique_ptr<gs_data>(new gs_data{
+        gsr::Handle(std::span<const std::int64_t>(id, n), comm->c, options), 0, {}});
+    data->serial = gsr::capi::next_serial++;
+    gsr::capi::live_handles.insert(data.get());
+    gsr::capi::handles_by_serial[data->serial] = data.get();
+    result = data.release();
+  });
+  return result;
+}
+
+void gs_vec(void* u, unsigned k, gs_dom dom, gs_op op, unsigned transpose, struct gs_data* gsh, buffer*) {
+  guarded("gs_vec", gsr::capi::comm_of(gsh), [&] {
+    auto& h = gsr::capi::checked(gsh);
+    h.handle.apply_vec(u, h.handle.size() * k, k, static_cast<gsr::Domain>(dom), static_cast<gsr::Op>(op),
+                       transpose_of(transpose));
+  });
+}
+
+void gs(void* u, gs_dom dom, gs_op op, unsigned transpose, struct gs_data* gsh, buffer*) {
+  guarded("gs", gsr::capi::comm_of(gsh), [&] {
+    auto& h = gsr::capi::checked(gsh);
+    h.handle.apply_vec(u, h.handle.size(), 1, static_cast<gsr::Domain>(dom), static_cast<gsr::Op>(op),
+                       transpose_of(transpose));
+  });
+}
+
+void gs_many(void* const* u, unsigned k, gs_dom dom, gs_op op, unsigned transpose, struct gs_data* gsh, buffer*) {
+  guarded("gs_many", gsr::capi::comm_of(gsh), [&] {
+    auto& h = gsr::capi::checked(gsh);
+    h.handle.apply_many(u, k, static_cast<gsr::Domain>(dom), static_cast<gsr::Op>(op), transpose_of(transpose));
+  });
+}
+
+void igs(void* u, gs_dom dom, gs_op op, unsigned transpose, struct gs_data* gsh, buffer*, int* handle) {
+  guarded("igs", gsr::capi::comm_of(gsh), [&] {
+    auto& h = gsr::capi::checked(gsh);
+    if (!handle) throw gsr::Error(gsr::ErrorCode::invalid_argument, "gsr: the request pointer is NULL");
+    *handle = gsr::capi::start_request(
+        h, h.handle.start_vec(u, h.handle.size(), 1, static_cast<gsr::Domain>(dom), static_cast<gsr::Op>(op),
+                              transpose_of(transpose)));
+  });
+}
+
+void igs_vec(void* u, unsigned k, gs_dom dom, gs_op op, unsigned transpose, struct gs_data* gsh, buffer*,
+             int* handle) {
+  guarded("igs_vec", gsr::capi::comm_of(gsh), [&] {
+    auto& h = gsr::capi::checked(gsh);
+    if (!handle) throw gsr::Error(gsr::ErrorCode::invalid_argument, "gsr: the request pointer is NULL");
+    *handle = gsr::capi::start_request(
+        h, h.handle.start_vec(u, h.handle.size() * k, k, static_cast<gsr::Domain>(dom), static_cast<gsr::Op>(op),
+                              transpose_of(transpose)));
+  });
+}
+
+void igs_many(void* const* u, unsigned k, gs_dom dom, gs_op op, unsigned transpose, struct gs_data* gsh,
+              buffer*, int* handle) {
+  guarded("igs_many", gsr::capi::comm_of(gsh), [&] {
+    auto& h = gsr::capi::checked(gsh);
+    if (!handle) throw gsr::Error(gsr::ErrorCode::invalid_argument, "gsr: the request pointer is NULL");
+    *handle = gsr::capi::start_request(
+        h, h.handle.start_many(u, k, static_cast<gsr::Domain>(dom), static_cast<gsr::Op>(op), transpose_of(transpose)));
+  });
+}
+
+void gs_wait(int handle) {
+  const int serial = handle / gsr::capi::requests_per_handle;
+  const auto index = static_cast<std::size_t>(handle % gsr::capi::requests_per_handle);
+  auto found = gsr::capi::handles_by_serial.find(serial);
+  gs_data* h = found == gsr::capi::handles_by_serial.end() ? nullptr : found->second;
+  guarded("gs_wait", gsr::capi::comm_of(h), [&] {
+    if (handle < 0 || !h || index >= h->requests.size() || !h->requests[index])
+      throw gsr::Error(gsr::ErrorCode::state,
+                       "gsr: request " + std::to_string(handle) + " is not in flight (already waited for, or never started)");
+    gsr::Request request = std::move(*h->requests[index]);
+    h->requests[index].reset();
+    request.wait();
+  });
+}
+
+void gs_unique(slong* id, uint n, const struct comm* comm) {
+  guarded("gs_unique", comm ? comm->c : MPI_COMM_WORLD, [&] {
+    if (!comm) throw gsr::Error(gsr::ErrorCode::invalid_argument, "gsr: struct comm pointer is NULL");
+    gsr::make_unique(std::span<std::int64_t>(id, n), comm->c);
+  });
+}
+
+void gs_free(struct gs_data* gsh) {
+  guarded("gs_free", gsr::capi::comm_of(gsh), [&] {
+    auto& h = gsr::capi::checked(gsh);
+    if (h.handle.pending_requests() > 0)
+      throw gsr::Error(gsr::ErrorCode::state, "gsr: the handle has " + std::to_string(h.handle.pending_requests()) +
+                                                  " request(s) in flight; gs_wait for them before gs_free");
+    gsr::capi::live_handles.erase(gsh);
+    gsr::capi::handles_by_serial.erase(gsh->serial);
+    delete gsh;
+  });
+}
+
+void gsr_set_error_mode(int mode) { gsr::capi::error_mode = mode == GSR_ERRORS_RETURN ? GSR_ERRORS_RETURN : GSR_ERRORS_ABORT; }
+int gsr_get_error_mode(void) { return gsr::capi::error_mode; }
+int gsr_last_error(void) { return gsr::capi::last_code; }
+const char* gsr_last_error_message(void) { return gsr::capi::last_message.c_str(); }
+void gsr_clear_error(void) { gsr::capi::record_success(); }
+
+const char* gsr_method_name(const struct gs_data* gsh) {
+  const char* name = "";
+  guarded("gsr_method_name", gsr::capi::comm_of(gsh), [&] {
+    name = gsr::to_string(gsr::capi::checked(gsh).handle.stats().method).data();
+  });
+  return name;
+}
+
+}  // extern "C"

@@ -1,0 +1,351 @@
+// core/handle.cpp — Handle setup (validation, agreement, discovery, plan, method choice,
+// statistics) and the per-call path: local gather -> exchange -> local scatter.
+#include "core/handle_state.hpp"
+
+#include "core/mpi_util.hpp"
+#include "setup/discovery.hpp"
+#include "tune/auto_select.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <limits>
+#include <sstream>
+
+namespace gsr {
+namespace detail {
+
+namespace {
+
+// Method requested by options or GSR_METHOD (which only overrides automatic).
+Method resolve_method(const SetupOptions& options, std::string& reason) {
+  const int code = static_cast<int>(options.method);
+  if (code < 0 || code > 3)
+    throw Error(ErrorCode::invalid_argument, "gsr: unknown method code " + std::to_string(code) +
+                                                 " (expected auto, pairwise, crystal_router or allreduce)");
+  if (options.method != Method::automatic) {
+    reason = "requested";
+    return options.method;
+  }
+  if (const char* env = std::getenv("GSR_METHOD"); env && *env) {
+    const auto m = method_from_string(env);
+    if (!m)
+      throw Error(ErrorCode::invalid_argument,
+                  std::string("gsr: GSR_METHOD='") + env +
+                      "' names no method (expected pairwise, crystal_router, allreduce or auto)");
+    reason = std::string("GSR_METHOD=") + env;
+    return *m;
+  }
+  return Method::automatic;
+}
+
+void agree_on_setup_arguments(MPI_Comm comm, Method method, bool unique) {
+  int mine[4] = {static_cast<int>(method), -static_cast<int>(method), unique ? 1 : 0, unique ? -1 : 0};
+  int all[4];
+  GSR_MPI_CHECK(MPI_Allreduce(mine, all, 4, MPI_INT, MPI_MAX, comm));
+  if (all[0] != -all[1])
+    throw Error(ErrorCode::mismatch, "gsr: ranks disagree about the method (some ask for " +
+                                         std::string(to_string(static_cast<Method>(all[0]))) +
+                                         ", others for " +
+                                         std::string(to_string(static_cast<Method>(-all[1]))) + ")");
+  if (all[2] != -all[3])
+    throw Error(ErrorCode::mismatch, "gsr: ranks disagree about unique (some pass 0, others 1)");
+}
+
+Spread spread_over_ranks(MPI_Comm comm, double value, int ranks) {
+  double extremes[2] = {value, -value}, out[2];
+  double sum = 0;
+  GSR_MPI_CHECK(MPI_Allreduce(extremes, out, 2, MPI_DOUBLE, MPI_MAX, comm));
+  GSR_MPI_CHECK(MPI_Allreduce(&value, &sum, 1, MPI_DOUBLE, MPI_SUM, comm));
+  return Spread{-out[1], sum / ranks, out[0]};
+}
+
+}  // namespace
+
+std::string prefix_function(const std::string& message, const char* function) {
+  const std::string gsr = "gsr: ";
+  if (message.rfind(gsr, 0) == 0) return gsr + function + ": " + message.substr(gsr.size());
+  return gsr + function + ": " + message;
+}
+
+HandleState::~HandleState() {
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  if (comm != MPI_COMM_NULL && !finalized) MPI_Comm_free(&comm);
+}
+
+std::string HandleState::validate(const DataRef& data, std::size_t length, const CallInfo& info) const {
+  if (!valid_domain(static_cast<int>(info.dom)))
+    return "gsr: unknown domain code " + std::to_string(static_cast<int>(info.dom)) +
+           " (expected double, float, int or long)";
+  if (!valid_op(static_cast<int>(info.op)))
+    return "gsr: unknown op code " + std::to_string(static_cast<int>(info.op)) +
+           " (expected add, mul, min, max or bpr)";
+  if (!find_kernels(info.dom, info.op))
+    return "gsr: op bpr is defined for integer domains only, not " + std::string(to_string(info.dom));
+  if (info.k == 0) return "gsr: k must be at least 1";
+  if (info.k > std::numeric_limits<std::uint32_t>::max()) return "gsr: k = " + std::to_string(info.k) + " is too large";
+  const std::size_t n = plan.n;
+  if (info.many) {
+    if (!data.arrays) return "gsr: the array of " + std::to_string(info.k) + " data pointers is NULL";
+    if (n > 0)
+      for (std::size_t c = 0; c < info.k; ++c)
+        if (!data.arrays[c])
+          return "gsr: data array " + std::to_string(c) + " of " + std::to_string(info.k) +
+                 " is NULL with n = " + std::to_string(n) + " entries";
+  } else {
+    if (!data.base && n > 0) return "gsr: data is NULL with n = " + std::to_string(n) + " entries";
+    if (length != n * info.k)
+      return "gsr: data has " + std::to_string(length) + " values, expected n * k = " + std::to_string(n) +
+             " * " + std::to_string(info.k) + " = " + std::to_string(n * info.k);
+  }
+  return {};
+}
+
+std::size_t HandleState::start(const DataRef& data, std::size_t length, const CallInfo& info) {
+  const std::string problem = validate(data, length, info);
+  const Kernels* kernels = problem.empty() ? find_kernels(info.dom, info.op) : nullptr;
+
+  // Reuse an idle slot, preferably one whose buffers already fit this (type, k).
+  std::size_t chosen = slots.size();
+  for (std::size_t i = 0; i < slots.size(); ++i) {
+    if (slots[i]->busy) continue;
+    const Workspace& ws = slots[i]->ws;
+    const bool fits = kernels && ws.kernels && ws.kernels->value_size == kernels->value_size && ws.info.k == info.k;
+    if (chosen == slots.size() || fits) chosen = i;
+    if (fits) break;
+  }
+  if (chosen == slots.size()) slots.push_back(std::make_unique<Slot>());
+  Slot& slot = *slots[chosen];
+  slot.ws.info = info;
+  slot.ws.kernels = kernels;
+
+  if (!kernels) {  // take part without data so that no neighbour waits, then report
+    exchange->start(slot.ws);
+    exchange->finish(slot.ws);
+    throw Error(ErrorCode::invalid_argument, problem);
+  }
+
+  slot.busy = true;
+  slot.data = data;
+  ++pending;
+  const bool transposed = info.transpose == Transpose::yes;
+  const Csr<index_t>& contrib = transposed ? plan.all_entries : plan.unflagged_entries;
+  const Csr<index_t>& receive = transposed ? plan.unflagged_entries : plan.all_entries;
+  const std::size_t shared = plan.shared_groups;
+  try {
+    slot.ws.partials.resize(shared * info.k * kernels->value_size);
+    kernels->gather(data, contrib, 0, shared, slot.ws.partials.data());
+    exchange->start(slot.ws);
+  } catch (...) {
+    slot.busy = false;
+    --pending;
+    throw;
+  }
+  // Groups this rank holds alone are done while the messages travel.
+  kernels->reduce_local(data, contrib, receive, shared, plan.group_ids.size());
+  return chosen;
+}
+
+void HandleState::finish(std::size_t index) {
+  Slot& slot = *slots.at(index);
+  if (!slot.busy) throw Error(ErrorCode::state, "gsr: request already completed");
+  struct Release {
+    HandleState& state;
+    Slot& slot;
+    ~Release() {
+      slot.busy = false;
+      --state.pending;
+    }
+  } release{*this, slot};
+  exchange->finish(slot.ws);
+  const bool transposed = slot.ws.info.transpose == Transpose::yes;
+  const Csr<index_t>& receive = transposed ? plan.unflagged_entries : plan.all_entries;
+  slot.ws.kernels->scatter(slot.data, receive, 0, plan.shared_groups, slot.ws.results.data());
+}
+
+}  // namespace detail
+
+// ---- Handle ------------------------------------------------------------------------
+
+Handle::Handle(std::span<const std::int64_t> ids, MPI_Comm user_comm, SetupOptions options)
+    : state_(std::make_shared<detail::HandleState>()) {
+  using namespace detail;
+  const double begin = MPI_Wtime();
+  Method method = Method::automatic;
+  std::string reason;
+  collectively(user_comm, [&] {
+    if (ids.data() == nullptr && !ids.empty())
+      throw Error(ErrorCode::invalid_argument,
+                  "gsr: ids are NULL with n = " + std::to_string(ids.size()) + " entries");
+    if (ids.size() >= std::numeric_limits<index_t>::max())
+      throw Error(ErrorCode::invalid_argument, "gsr: n = " + std::to_string(ids.size()) +
+                                                   " local ids exceed the limit of 2^32 - 1");
+    for (std::size_t i = 0; i < ids.size(); ++i)
+      if (ids[i] == std::numeric_limits<std::int64_t>::min())
+        throw Error(ErrorCode::invalid_argument,
+                    "gsr: id[" + std::to_string(i) + "] = -2^63 has no positive counterpart");
+    method = resolve_method(options, reason);
+    if (method != Method::automatic && !method_available(method))
+      throw Error(ErrorCode::invalid_argument,
+                  "gsr: method '" + std::string(to_string(method)) + "' is not available in this build");
+  });
+  agree_on_setup_arguments(user_comm, method, options.unique);
+
+  HandleState& s = *state_;
+  GSR_MPI_CHECK(MPI_Comm_dup(user_comm, &s.comm));
+  GSR_MPI_CHECK(MPI_Comm_set_errhandler(s.comm, MPI_ERRORS_RETURN));
+  const int rank = comm_rank(s.comm);
+  const int ranks = comm_size(s.comm);
+
+  Topology topo = discover(ids, s.comm);
+  if (options.unique) {
+    std::vector<std::int64_t> flagged(ids.begin(), ids.end());
+    apply_unique(flagged, topo, rank);
+    s.plan = build_plan(flagged, topo, rank, ranks);
+  } else {
+    s.plan = build_plan(ids, topo, rank, ranks);
+  }
+  topo = Topology{};
+
+  Stats& st = s.stats;
+  if (method == Method::automatic) {
+    AutoChoice choice = choose_method(s.plan, s.comm);
+    s.exchange = std::move(choice.exchange);
+    st.method_reason = choice.reason;
+    st.auto_timings = std::move(choice.timings);
+    st.auto_seconds = choice.seconds;
+  } else {
+    s.exchange = make_exchange(method, s.plan, s.comm);
+    st.method_reason = reason;
+  }
+
+  st.method = s.exchange->method();
+  st.ranks = ranks;
+  st.local_entries = ids.size();
+  st.active_entries = s.plan.all_entries.items.size();
+  st.shared_groups = s.plan.shared_groups;
+  st.local_groups = s.plan.local_groups();
+  st.global_shared_ids = s.plan.global_shared_ids;
+  st.neighbors = s.exchange->neighbors();
+  st.stages = s.exchange->stages();
+  st.messages_per_call = 0;
+  st.values_per_call = 0;
+  for (const auto& stage : st.stages) {
+    st.messages_per_call += stage.messages;
+    st.values_per_call += stage.values;
+  }
+  st.handle_bytes = sizeof(HandleState) + s.plan.bytes() + s.exchange->bytes();
+  st.neighbors_spread = spread_over_ranks(s.comm, st.neighbors, ranks);
+  st.bytes_spread = spread_over_ranks(s.comm, static_cast<double>(st.bytes_per_call(sizeof(double))), ranks);
+  st.memory_spread = spread_over_ranks(s.comm, static_cast<double>(st.handle_bytes), ranks);
+  st.setup_seconds = MPI_Wtime() - begin;
+
+  if (options.verbose && rank == 0) {
+    std::fputs(summary().c_str(), stdout);
+    std::fflush(stdout);
+  }
+}
+
+Handle::~Handle() = default;
+Handle::Handle(Handle&&) noexcept = default;
+Handle& Handle::operator=(Handle&&) noexcept = default;
+
+namespace {
+detail::HandleState& live(const std::shared_ptr<detail::HandleState>& state) {
+  if (!state) throw Error(ErrorCode::state, "gsr: the handle was moved from");
+  return *state;
+}
+}  // namespace
+
+void Handle::apply_vec(void* u, std::size_t length, std::size_t k, Domain dom, Op op, Transpose t) {
+  start_vec(u, length, k, dom, op, t).wait();
+}
+
+void Handle::apply_many(void* const* arrays, std::size_t k, Domain dom, Op op, Transpose t) {
+  start_many(arrays, k, dom, op, t).wait();
+}
+
+Request Handle::start_vec(void* u, std::size_t length, std::size_t k, Domain dom, Op op, Transpose t) {
+  auto& s = live(state_);
+  detail::DataRef data{u, nullptr, k, false};
+  const std::size_t slot = s.start(data, length, detail::CallInfo{dom, op, t, k, false});
+  return Request(state_, slot);
+}
+
+Request Handle::start_many(void* const* arrays, std::size_t k, Domain dom, Op op, Transpose t) {
+  auto& s = live(state_);
+  detail::DataRef data{nullptr, arrays, k, true};
+  const std::size_t slot = s.start(data, 0, detail::CallInfo{dom, op, t, k, true});
+  return Request(state_, slot);
+}
+
+std::size_t Handle::size() const noexcept { return state_ ? state_->plan.n : 0; }
+MPI_Comm Handle::comm() const noexcept { return state_ ? state_->comm : MPI_COMM_NULL; }
+std::size_t Handle::pending_requests() const noexcept { return state_ ? state_->pending : 0; }
+
+const Stats& Handle::stats() const {
+  auto& s = live(state_);
+  std::size_t buffers = 0;
+  for (const auto& slot : s.slots) buffers += slot->ws.bytes();
+  s.stats.buffer_bytes = buffers;
+  return s.stats;
+}
+
+std::string Handle::summary() const {
+  const Stats& st = stats();
+  std::ostringstream out;
+  auto spread = [&](const char* what, const Spread& sp) {
+    char line[200];
+    std::snprintf(line, sizeof line, "  %-24s min %-12.6g avg %-12.6g max %.6g\n", what, sp.min, sp.avg, sp.max);
+    out << line;
+  };
+  out << "gsr: gather-scatter handle on " << st.ranks << " rank" << (st.ranks == 1 ? "" : "s") << "\n";
+  out << "  shared ids (all ranks)   " << st.global_shared_ids << "\n";
+  out << "  method                   " << to_string(st.method) << " (" << st.method_reason << ")\n";
+  for (const auto& t : st.auto_timings) {
+    out << "    candidate " << to_string(t.method) << ": ";
+    if (t.seconds_per_call >= 0) out << t.seconds_per_call * 1e6 << " us/call";
+    else out << "not measured";
+    if (!t.note.empty()) out << " [" << t.note << "]";
+    out << "\n";
+  }
+  if (st.auto_seconds > 0) out << "    auto spent " << st.auto_seconds * 1e3 << " ms measuring\n";
+  spread("neighbours per rank", st.neighbors_spread);
+  spread("bytes per call (double)", st.bytes_spread);
+  spread("handle memory (bytes)", st.memory_spread);
+  return out.str();
+}
+
+// ---- Request -----------------------------------------------------------------------
+
+Request& Request::operator=(Request&& other) noexcept {
+  if (this != &other) {
+    if (pending()) {
+      try {
+        wait();
+      } catch (...) {
+      }
+    }
+    state_ = std::move(other.state_);
+    slot_ = other.slot_;
+  }
+  return *this;
+}
+
+Request::~Request() {
+  if (pending()) {
+    try {
+      wait();
+    } catch (...) {
+    }
+  }
+}
+
+void Request::wait() {
+  if (!state_) throw Error(ErrorCode::state, "gsr: wait on a request that is not pending");
+  auto state = std::move(state_);
+  state->finish(slot_);
+}
+
+}  // namespace gsr

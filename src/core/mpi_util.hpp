@@ -1,0 +1,59 @@
+// core/mpi_util.hpp — checked MPI calls, checked casts to MPI's int counts, and the
+// agreement step that turns an error found on one rank into an error on every rank.
+#pragma once
+
+#include <gsr/error.hpp>
+
+#include <mpi.h>
+
+#include <cstddef>
+#include <limits>
+#include <string>
+
+namespace gsr::detail {
+
+[[noreturn]] void throw_mpi_error(int code, const char* call, const char* file, int line);
+
+#define GSR_MPI_CHECK(call)                                                   \
+  do {                                                                        \
+    const int gsr_mpi_rc_ = (call);                                           \
+    if (gsr_mpi_rc_ != MPI_SUCCESS)                                           \
+      ::gsr::detail::throw_mpi_error(gsr_mpi_rc_, #call, __FILE__, __LINE__); \
+  } while (0)
+
+/// A count headed for an MPI `int` argument; throws instead of silently wrapping.
+inline int mpi_count(std::size_t n, const char* what) {
+  if (n > static_cast<std::size_t>(std::numeric_limits<int>::max()))
+    throw Error(ErrorCode::invalid_argument,
+                std::string("gsr: ") + what + " count " + std::to_string(n) +
+                    " exceeds what one MPI message can carry");
+  return static_cast<int>(n);
+}
+
+int comm_rank(MPI_Comm comm);
+int comm_size(MPI_Comm comm);
+
+/// Collective: every rank passes its own local error (empty message: none). If any rank
+/// had one, every rank throws: the failing rank its own error, the others an
+/// ErrorCode::remote error quoting the lowest failing rank's message.
+void agree_on_errors(MPI_Comm comm, ErrorCode local_code, const std::string& local_message);
+
+/// Runs `body`; converts a gsr::Error it throws into the agreement above, so that a
+/// rank-local failure inside a collective step becomes an error on every rank.
+template <class Body>
+void collectively(MPI_Comm comm, Body&& body) {
+  ErrorCode code = ErrorCode::ok;
+  std::string message;
+  try {
+    body();
+  } catch (const Error& e) {
+    code = e.code();
+    message = e.what();
+  } catch (const std::bad_alloc&) {
+    code = ErrorCode::internal;
+    message = "gsr: out of memory";
+  }
+  agree_on_errors(comm, code, message);
+}
+
+}  // namespace gsr::detail

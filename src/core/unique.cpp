@@ -1,0 +1,33 @@
+// core/unique.cpp — gsr::make_unique (gs_unique): one discovery, then the owner rule.
+#include "core/mpi_util.hpp"
+#include "plan/plan.hpp"
+#include "setup/discovery.hpp"
+
+#include <gsr/handle.hpp>
+
+#include <limits>
+
+namespace gsr {
+
+void make_unique(std::span<std::int64_t> ids, MPI_Comm comm) {
+  using namespace detail;
+  collectively(comm, [&] {
+    if (ids.data() == nullptr && !ids.empty())
+      throw Error(ErrorCode::invalid_argument,
+                  "gsr: ids are NULL with n = " + std::to_string(ids.size()) + " entries");
+    for (std::size_t i = 0; i < ids.size(); ++i)
+      if (ids[i] == std::numeric_limits<std::int64_t>::min())
+        throw Error(ErrorCode::invalid_argument,
+                    "gsr: id[" + std::to_string(i) + "] = -2^63 has no positive counterpart");
+  });
+  MPI_Comm private_comm = MPI_COMM_NULL;
+  GSR_MPI_CHECK(MPI_Comm_dup(comm, &private_comm));
+  struct Free {
+    MPI_Comm& c;
+    ~Free() { MPI_Comm_free(&c); }
+  } free_comm{private_comm};
+  const Topology topo = discover(ids, private_comm);
+  apply_unique(ids, topo, comm_rank(private_comm));
+}
+
+}  // namespace gsr

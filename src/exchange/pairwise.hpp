@@ -1,0 +1,31 @@
+// exchange/pairwise.hpp — one message to and one from each neighbouring rank per call.
+// Every holder of a shared group sends its partial to every other holder, and every holder
+// combines all partials in ascending rank order: one round of latency, bitwise-equal copies.
+#pragma once
+
+#include "exchange/exchange.hpp"
+
+namespace gsr::detail {
+
+class PairwiseExchange final : public Exchange {
+public:
+  PairwiseExchange(const Plan& plan, MPI_Comm comm);
+
+  Method method() const noexcept override { return Method::pairwise; }
+  void start(Workspace& ws) override;
+  void finish(Workspace& ws) override;
+  std::vector<StageStats> stages() const override;
+  int neighbors() const noexcept override { return static_cast<int>(neighbor_ranks_.size()); }
+  std::size_t bytes() const noexcept override;
+
+private:
+  void finish_failed(Workspace& ws);
+
+  MPI_Comm comm_;
+  std::size_t shared_groups_ = 0;
+  std::vector<int> neighbor_ranks_;     // ascending
+  Csr<index_t> neighbor_groups_;        // row j: shared groups held with neighbour j, ascending
+  CombineMap combine_;                  // slot 0: own partials, slot 1 + j: neighbour j's values
+};
+
+}  // namespace gsr::detail

@@ -1,0 +1,82 @@
+// exchange/registry.cpp — the method registry and the checks shared by every method.
+#include "exchange/exchange.hpp"
+#include "exchange/pairwise.hpp"
+
+namespace gsr::detail {
+
+std::uint64_t CallInfo::signature() const noexcept {
+  return (static_cast<std::uint64_t>(dom) << 56) | (static_cast<std::uint64_t>(op) << 48) |
+         (static_cast<std::uint64_t>(transpose) << 40) | (static_cast<std::uint64_t>(many) << 32) |
+         static_cast<std::uint64_t>(k & 0xffffffffu);
+}
+
+std::string CallInfo::describe() const {
+  return "dom=" + std::string(to_string(dom)) + " op=" + std::string(to_string(op)) +
+         " transpose=" + std::to_string(static_cast<int>(transpose)) + " k=" + std::to_string(k) +
+         " layout=" + (many ? "many" : "vec");
+}
+
+namespace {
+CallInfo decode(std::uint64_t s) {
+  CallInfo c;
+  c.dom = static_cast<Domain>(s >> 56);
+  c.op = static_cast<Op>((s >> 48) & 0xff);
+  c.transpose = static_cast<Transpose>((s >> 40) & 0xff);
+  c.many = ((s >> 32) & 0xff) != 0;
+  c.k = s & 0xffffffffu;
+  return c;
+}
+}  // namespace
+
+void HeaderCheck::check(const MessageHeader& h, const CallInfo& mine, int peer) {
+  if (code_ != ErrorCode::ok) return;
+  if (h.failed) {
+    code_ = ErrorCode::remote;
+    message_ = "gsr: gs: rank " + std::to_string(peer) +
+               " rejected its arguments for this call (see its error); no values were exchanged";
+  } else if (h.signature != mine.signature()) {
+    code_ = ErrorCode::mismatch;
+    message_ = "gsr: gs: ranks disagree about the call: rank " + std::to_string(peer) + " called with " +
+               decode(h.signature).describe() + ", this rank with " + mine.describe();
+  }
+}
+
+void HeaderCheck::check_size(std::size_t got, std::size_t expected, const CallInfo& mine, int peer) {
+  if (code_ != ErrorCode::ok || got == expected) return;
+  code_ = ErrorCode::mismatch;
+  message_ = "gsr: gs: ranks disagree about the call: rank " + std::to_string(peer) + " sent " +
+             std::to_string(got) + " bytes where this rank's call (" + mine.describe() + ") expects " +
+             std::to_string(expected);
+}
+
+void HeaderCheck::check_status(int mpi_error, const CallInfo& mine, int peer) {
+  if (code_ != ErrorCode::ok || mpi_error == MPI_SUCCESS) return;
+  if (mpi_error == MPI_ERR_TRUNCATE) {
+    code_ = ErrorCode::mismatch;
+    message_ = "gsr: gs: ranks disagree about the call: rank " + std::to_string(peer) +
+               " sent more data than this rank's call (" + mine.describe() + ") expects";
+    return;
+  }
+  char text[MPI_MAX_ERROR_STRING] = {};
+  int length = 0;
+  MPI_Error_string(mpi_error, text, &length);
+  code_ = ErrorCode::mpi;
+  message_ = "gsr: gs: message from rank " + std::to_string(peer) + " failed: " + text;
+}
+
+void HeaderCheck::throw_if_failed() const {
+  if (code_ != ErrorCode::ok) throw Error(code_, message_);
+}
+
+bool method_available(Method m) noexcept { return m == Method::pairwise; }
+
+std::unique_ptr<Exchange> make_exchange(Method m, const Plan& plan, MPI_Comm comm) {
+  switch (m) {
+    case Method::pairwise: return std::make_unique<PairwiseExchange>(plan, comm);
+    default: break;
+  }
+  throw Error(ErrorCode::invalid_argument,
+              "gsr: gs_setup: method '" + std::string(to_string(m)) + "' is not available");
+}
+
+}  // namespace gsr::detail

@@ -1,0 +1,207 @@
+// local/kernels.cpp — see kernels.hpp. The reductions are defined here once; every method
+// and every layout goes through these functors, which is what makes results agree bitwise.
+#include "local/kernels.hpp"
+
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <type_traits>
+
+namespace gsr::detail {
+
+namespace {
+
+template <class T>
+using Wide = std::make_unsigned_t<T>;  // integer add/mul wrap modulo 2^bits, never UB
+
+template <class T>
+struct Add {
+  static constexpr T identity() { return T(0); }
+  static T apply(T a, T b) {
+    if constexpr (std::is_integral_v<T>) return static_cast<T>(static_cast<Wide<T>>(a) + static_cast<Wide<T>>(b));
+    else return a + b;
+  }
+};
+template <class T>
+struct Mul {
+  static constexpr T identity() { return T(1); }
+  static T apply(T a, T b) {
+    if constexpr (std::is_integral_v<T>) return static_cast<T>(static_cast<Wide<T>>(a) * static_cast<Wide<T>>(b));
+    else return a * b;
+  }
+};
+template <class T>
+struct Min {
+  static constexpr T identity() { return std::numeric_limits<T>::max(); }
+  static T apply(T a, T b) { return b < a ? b : a; }
+};
+template <class T>
+struct Max {
+  static constexpr T identity() { return std::numeric_limits<T>::lowest(); }
+  static T apply(T a, T b) { return a < b ? b : a; }
+};
+// Longest common binary prefix (Nek5000's gs_bpr): shift the larger right until equal.
+template <class T>
+struct Bpr {
+  static constexpr T identity() { return T(0); }
+  static T apply(T a, T b) {
+    Wide<T> x = static_cast<Wide<T>>(a), y = static_cast<Wide<T>>(b);
+    while (x != y) {
+      if (x < y) y >>= 1;
+      else x >>= 1;
+    }
+    return static_cast<T>(x);
+  }
+};
+
+// Layouts: how entry i, component c of the user's data is addressed.
+template <class T>
+struct One {
+  T* u;
+  static constexpr std::size_t k = 1;
+  T& at(index_t i, std::size_t) const { return u[i]; }
+};
+template <class T>
+struct Interleaved {
+  T* u;
+  std::size_t k;
+  T& at(index_t i, std::size_t c) const { return u[static_cast<std::size_t>(i) * k + c]; }
+};
+template <class T>
+struct Separate {
+  T* const* arrays;
+  std::size_t k;
+  T& at(index_t i, std::size_t c) const { return arrays[c][i]; }
+};
+
+template <class T, class OpT, class L>
+void gather_impl(const L& u, const Csr<index_t>& contrib, std::size_t g0, std::size_t g1, T* rows) {
+  const std::size_t k = u.k;
+  for (std::size_t g = g0; g < g1; ++g, rows += k) {
+    const auto entries = contrib.row(g);
+    if (entries.empty()) {
+      for (std::size_t c = 0; c < k; ++c) rows[c] = OpT::identity();
+      continue;
+    }
+    for (std::size_t c = 0; c < k; ++c) {
+      T acc = u.at(entries[0], c);
+      for (std::size_t j = 1; j < entries.size(); ++j) acc = OpT::apply(acc, u.at(entries[j], c));
+      rows[c] = acc;
+    }
+  }
+}
+
+template <class T, class L>
+void scatter_impl(const L& u, const Csr<index_t>& receive, std::size_t g0, std::size_t g1, const T* rows) {
+  const std::size_t k = u.k;
+  for (std::size_t g = g0; g < g1; ++g, rows += k)
+    for (index_t e : receive.row(g))
+      for (std::size_t c = 0; c < k; ++c) u.at(e, c) = rows[c];
+}
+
+template <class T, class OpT, class L>
+void reduce_local_impl(const L& u, const Csr<index_t>& contrib, const Csr<index_t>& receive,
+                       std::size_t g0, std::size_t g1) {
+  for (std::size_t g = g0; g < g1; ++g) {
+    const auto from = contrib.row(g);
+    const auto to = receive.row(g);
+    for (std::size_t c = 0; c < u.k; ++c) {
+      T acc = OpT::identity();
+      if (!from.empty()) {
+        acc = u.at(from[0], c);
+        for (std::size_t j = 1; j < from.size(); ++j) acc = OpT::apply(acc, u.at(from[j], c));
+      }
+      for (index_t e : to) u.at(e, c) = acc;
+    }
+  }
+}
+
+// Calls `f` with the layout object matching `u` (one / interleaved / separate).
+template <class T, class F>
+void with_layout(const DataRef& u, F&& f) {
+  if (u.many) f(Separate<T>{reinterpret_cast<T* const*>(u.arrays), u.k});
+  else if (u.k == 1) f(One<T>{static_cast<T*>(u.base)});
+  else f(Interleaved<T>{static_cast<T*>(u.base), u.k});
+}
+
+template <class T, class OpT>
+struct Table {
+  static void gather(const DataRef& u, const Csr<index_t>& contrib, std::size_t g0, std::size_t g1, void* rows) {
+    with_layout<T>(u, [&](const auto& l) { gather_impl<T, OpT>(l, contrib, g0, g1, static_cast<T*>(rows)); });
+  }
+  static void scatter(const DataRef& u, const Csr<index_t>& receive, std::size_t g0, std::size_t g1, const void* rows) {
+    with_layout<T>(u, [&](const auto& l) { scatter_impl<T>(l, receive, g0, g1, static_cast<const T*>(rows)); });
+  }
+  static void reduce_local(const DataRef& u, const Csr<index_t>& contrib, const Csr<index_t>& receive,
+                           std::size_t g0, std::size_t g1) {
+    with_layout<T>(u, [&](const auto& l) { reduce_local_impl<T, OpT>(l, contrib, receive, g0, g1); });
+  }
+  static void combine(void* results, std::size_t k, const std::byte* const* blocks, const CombineMap& map) {
+    T* out = static_cast<T*>(results);
+    const std::size_t rows = map.offsets.size() - 1;
+    for (std::size_t r = 0; r < rows; ++r, out += k) {
+      const std::size_t b = map.offsets[r], e = map.offsets[r + 1];
+      const T* first = reinterpret_cast<const T*>(blocks[map.slot[b]]) + static_cast<std::size_t>(map.index[b]) * k;
+      for (std::size_t c = 0; c < k; ++c) out[c] = first[c];
+      for (std::size_t j = b + 1; j < e; ++j) {
+        const T* src = reinterpret_cast<const T*>(blocks[map.slot[j]]) + static_cast<std::size_t>(map.index[j]) * k;
+        for (std::size_t c = 0; c < k; ++c) out[c] = OpT::apply(out[c], src[c]);
+      }
+    }
+  }
+  static void fold(void* acc, const void* src, std::size_t count) {
+    T* a = static_cast<T*>(acc);
+    const T* s = static_cast<const T*>(src);
+    for (std::size_t i = 0; i < count; ++i) a[i] = OpT::apply(a[i], s[i]);
+  }
+  static void fill_identity(void* dst, std::size_t count) {
+    T* d = static_cast<T*>(dst);
+    for (std::size_t i = 0; i < count; ++i) d[i] = OpT::identity();
+  }
+  static constexpr Kernels make(Domain dom, Op op, MPI_Datatype type) {
+    return Kernels{dom, op, sizeof(T), type, &gather, &scatter, &reduce_local, &combine, &fold, &fill_identity};
+  }
+};
+
+const Kernels* lookup(Domain dom, Op op) {
+  static const Kernels f64[] = {Table<double, Add<double>>::make(Domain::float64, Op::add, MPI_DOUBLE),
+                                Table<double, Mul<double>>::make(Domain::float64, Op::mul, MPI_DOUBLE),
+                                Table<double, Min<double>>::make(Domain::float64, Op::min, MPI_DOUBLE),
+                                Table<double, Max<double>>::make(Domain::float64, Op::max, MPI_DOUBLE)};
+  static const Kernels f32[] = {Table<float, Add<float>>::make(Domain::float32, Op::add, MPI_FLOAT),
+                                Table<float, Mul<float>>::make(Domain::float32, Op::mul, MPI_FLOAT),
+                                Table<float, Min<float>>::make(Domain::float32, Op::min, MPI_FLOAT),
+                                Table<float, Max<float>>::make(Domain::float32, Op::max, MPI_FLOAT)};
+  using i32 = std::int32_t;
+  using i64 = std::int64_t;
+  static const Kernels s32[] = {Table<i32, Add<i32>>::make(Domain::int32, Op::add, MPI_INT32_T),
+                                Table<i32, Mul<i32>>::make(Domain::int32, Op::mul, MPI_INT32_T),
+                                Table<i32, Min<i32>>::make(Domain::int32, Op::min, MPI_INT32_T),
+                                Table<i32, Max<i32>>::make(Domain::int32, Op::max, MPI_INT32_T),
+                                Table<i32, Bpr<i32>>::make(Domain::int32, Op::bpr, MPI_INT32_T)};
+  static const Kernels s64[] = {Table<i64, Add<i64>>::make(Domain::int64, Op::add, MPI_INT64_T),
+                                Table<i64, Mul<i64>>::make(Domain::int64, Op::mul, MPI_INT64_T),
+                                Table<i64, Min<i64>>::make(Domain::int64, Op::min, MPI_INT64_T),
+                                Table<i64, Max<i64>>::make(Domain::int64, Op::max, MPI_INT64_T),
+                                Table<i64, Bpr<i64>>::make(Domain::int64, Op::bpr, MPI_INT64_T)};
+  const auto o = static_cast<std::size_t>(op);
+  switch (dom) {
+    case Domain::float64: return o < 4 ? &f64[o] : nullptr;
+    case Domain::float32: return o < 4 ? &f32[o] : nullptr;
+    case Domain::int32: return o < 5 ? &s32[o] : nullptr;
+    case Domain::int64: return o < 5 ? &s64[o] : nullptr;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+const Kernels* find_kernels(Domain dom, Op op) noexcept {
+  if (!valid_domain(static_cast<int>(dom)) || !valid_op(static_cast<int>(op))) return nullptr;
+  return lookup(dom, op);
+}
+
+bool valid_domain(int code) noexcept { return code >= 0 && code <= 3; }
+bool valid_op(int code) noexcept { return code >= 0 && code <= 4; }
+
+}  // namespace gsr::detail

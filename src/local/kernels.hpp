@@ -1,0 +1,64 @@
+// local/kernels.hpp — the per-call arithmetic, type-erased once: for each (Domain, Op) a
+// table of gather / scatter / combine functions instantiated from templates over the value
+// type, the op and the data layout (one value, k interleaved, or k separate arrays).
+#pragma once
+
+#include "plan/plan.hpp"
+
+#include <gsr/types.hpp>
+
+#include <mpi.h>
+
+#include <cstddef>
+#include <span>
+
+namespace gsr::detail {
+
+/// The user's data for one call.
+struct DataRef {
+  void* base = nullptr;           // vec layout: u[i*k + c]
+  void* const* arrays = nullptr;  // many layout: arrays[c][i]
+  std::size_t k = 1;
+  bool many = false;
+};
+
+/// For each result row r: fold, in CSR order, the source rows; source j is the row
+/// `index[j]` of the block `slot[j]` (blocks are given per call as base pointers).
+struct CombineMap {
+  std::vector<std::size_t> offsets{0};
+  std::vector<std::uint32_t> slot;
+  std::vector<index_t> index;
+  std::size_t bytes() const noexcept {
+    return offsets.capacity() * sizeof(std::size_t) + slot.capacity() * sizeof(std::uint32_t) +
+           index.capacity() * sizeof(index_t);
+  }
+};
+
+struct Kernels {
+  Domain dom;
+  Op op;
+  std::size_t value_size;
+  MPI_Datatype mpi_type;
+  /// rows[g - g0] = fold of the entries `contrib` lists for group g (identity if none).
+  void (*gather)(const DataRef& u, const Csr<index_t>& contrib, std::size_t g0, std::size_t g1,
+                 void* rows);
+  /// Each entry `receive` lists for group g gets rows[g - g0].
+  void (*scatter)(const DataRef& u, const Csr<index_t>& receive, std::size_t g0, std::size_t g1,
+                  const void* rows);
+  /// gather then scatter for groups [g0, g1), without a buffer.
+  void (*reduce_local)(const DataRef& u, const Csr<index_t>& contrib, const Csr<index_t>& receive,
+                       std::size_t g0, std::size_t g1);
+  /// results row r (k values) = fold of the source rows of `map` row r.
+  void (*combine)(void* results, std::size_t k, const std::byte* const* blocks, const CombineMap& map);
+  /// acc[i] = acc[i] op src[i] for i < count.
+  void (*fold)(void* acc, const void* src, std::size_t count);
+  void (*fill_identity)(void* dst, std::size_t count);
+};
+
+/// The kernels for (dom, op); nullptr when op does not apply to dom (bpr on floating data).
+const Kernels* find_kernels(Domain dom, Op op) noexcept;
+
+bool valid_domain(int code) noexcept;
+bool valid_op(int code) noexcept;
+
+}  // namespace gsr::detail

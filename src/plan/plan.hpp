@@ -1,0 +1,63 @@
+// plan/plan.hpp — the immutable result of setup: which local entries form each group that
+// needs work, who else holds each shared group, and the owner rule of gs_unique. The
+// topology is discarded once this is built; exchange methods derive their own plans from it.
+#pragma once
+
+#include "setup/discovery.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace gsr::detail {
+
+using index_t = std::uint32_t;  // local entry index; setup rejects n >= 2^32
+
+/// Compressed rows: row r is items[offsets[r] .. offsets[r+1]).
+template <class T>
+struct Csr {
+  std::vector<std::size_t> offsets{0};
+  std::vector<T> items;
+  std::size_t rows() const noexcept { return offsets.size() - 1; }
+  std::span<const T> row(std::size_t r) const noexcept {
+    return {items.data() + offsets[r], offsets[r + 1] - offsets[r]};
+  }
+  std::size_t bytes() const noexcept {
+    return offsets.capacity() * sizeof(std::size_t) + items.capacity() * sizeof(T);
+  }
+};
+
+struct Plan {
+  int rank = 0;
+  int ranks = 1;
+  std::size_t n = 0;  // local entries
+
+  // Groups that need work, shared ones first (ascending id, index = shared group index),
+  // then local-only ones (ascending id). A local-only group needs work when it has two or
+  // more entries or a flagged one; a lone unflagged entry is never touched.
+  std::size_t shared_groups = 0;
+  std::vector<std::int64_t> group_ids;
+  Csr<index_t> all_entries;        // every entry of the group, index order
+  Csr<index_t> unflagged_entries;  // its unflagged entries, index order
+
+  // For shared group s: the ranks holding it, ascending, this rank included.
+  Csr<int> holders;
+  std::int64_t global_shared_ids = 0;
+
+  std::size_t local_groups() const noexcept { return group_ids.size() - shared_groups; }
+  std::size_t bytes() const noexcept;
+};
+
+/// The owner rule of gs_unique: among the holders that hold the id unflagged (all holders
+/// if none does), in ascending rank order, the (|id| mod count)-th.
+int unique_owner(std::int64_t abs_id, std::span<const int> holder_ranks,
+                 std::span<const unsigned char> holder_unflagged);
+
+/// Applies gs_unique to `ids` in place, given this rank's topology.
+void apply_unique(std::span<std::int64_t> ids, const Topology& topo, int rank);
+
+/// Builds the plan from the (possibly uniquified) ids and the topology.
+Plan build_plan(std::span<const std::int64_t> ids, const Topology& topo, int rank, int ranks);
+
+}  // namespace gsr::detail
