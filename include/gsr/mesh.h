@@ -29,6 +29,8 @@
 #ifndef GSR_MESH_H
 #define GSR_MESH_H
 
+#include <gsr/gs.h> /* the error codes (GSR_SUCCESS, GSR_ERR_IO, ...) and error mode */
+
 #include <mpi.h>
 #include <stdint.h>
 

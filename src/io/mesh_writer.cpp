@@ -1,0 +1,308 @@
+// io/mesh_writer.cpp — the two writers of the mesh format: MeshWriter (one process,
+// element slabs in order, chunked datasets; what gsr-mesh uses) and write_mesh (collective,
+// each rank its own elements, MPI-IO). Both also write the XDMF sidecar and its sub-cells.
+#include <gsr/mesh.hpp>
+
+#include "io/agree.hpp"
+#include "io/format.hpp"
+#include "io/h5.hpp"
+#include "io/xdmf.hpp"
+
+#include <algorithm>
+#include <filesystem>
+
+namespace gsr {
+namespace io {
+namespace {
+
+struct MeshDatasets {
+  Id ids, coordinates, partition, cells, rank;
+};
+
+bool draws_cells(const MeshLayout& layout) { return layout.coordinates; }
+bool draws_rank(const MeshLayout& layout) { return layout.coordinates && layout.partition; }
+
+void check_layout(const std::string& path, const MeshLayout& layout) {
+  const FileContext file(path);
+  if (layout.dim != 2 && layout.dim != 3) file.fail("cannot write a mesh of dim " + std::to_string(layout.dim));
+  if (layout.order < 1 || layout.order > max_order)
+    file.fail("cannot write a mesh of order " + std::to_string(layout.order));
+  if (layout.elements < 1) file.fail("cannot write a mesh without elements (E = 0)");
+  if (layout.partition && layout.partition_ranks < 1)
+    file.fail("a partition needs its rank count (partition_ranks >= 1)");
+}
+
+/// A dataset of `shape` whose first dimension counts rows. Chunked (about 1 MiB per chunk)
+/// for the slab writer; contiguous for collective MPI-IO writes.
+Id create_dataset(const FileContext& file, hid_t handle, const char* path, hid_t type,
+                  std::vector<hsize_t> shape, bool chunked) {
+  Id space(H5Screate_simple(static_cast<int>(shape.size()), shape.data(), nullptr));
+  Id properties(H5Pcreate(H5P_DATASET_CREATE));
+  if (chunked) {
+    hsize_t row_bytes = H5Tget_size(type);
+    for (std::size_t d = 1; d < shape.size(); ++d) row_bytes *= shape[d];
+    std::vector<hsize_t> chunk = shape;
+    chunk[0] = std::clamp<hsize_t>((hsize_t{1} << 20) / row_bytes, 1, shape[0]);
+    H5Pset_chunk(properties.get(), static_cast<int>(chunk.size()), chunk.data());
+  }
+  Id dataset(H5Dcreate2(handle, path, type, space.get(), H5P_DEFAULT, properties.get(), H5P_DEFAULT));
+  if (!dataset) file.fail_hdf5("dataset '" + std::string(path) + "': cannot be created");
+  return dataset;
+}
+
+MeshDatasets create_mesh_objects(const FileContext& file, hid_t handle, const MeshLayout& layout,
+                                 bool chunked) {
+  Id root(H5Gopen2(handle, "/", H5P_DEFAULT));
+  write_string_attribute(file, root.get(), "format", format_name);
+  write_int_attribute(file, root.get(), "version", format_version);
+  Id group(H5Gcreate2(handle, mesh_group, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+  if (!group) file.fail_hdf5("group '/mesh': cannot be created");
+  write_int_attribute(file, group.get(), "dim", layout.dim);
+  write_int_attribute(file, group.get(), "order", layout.order);
+  const auto dim = static_cast<std::size_t>(layout.dim);
+  if (std::any_of(layout.periods.begin(), layout.periods.begin() + layout.dim, [](double p) { return p != 0; }))
+    write_double_array_attribute(file, group.get(), "periods",
+                                 std::vector<double>(layout.periods.begin(), layout.periods.begin() + layout.dim));
+
+  const auto elements = static_cast<hsize_t>(layout.elements);
+  const auto nodes = static_cast<hsize_t>(nodes_per_element(layout.dim, layout.order));
+  MeshDatasets sets;
+  sets.ids = create_dataset(file, handle, global_ids_path, H5T_STD_I64LE, {elements, nodes}, chunked);
+  if (layout.coordinates)
+    sets.coordinates = create_dataset(file, handle, coordinates_path, H5T_IEEE_F64LE, {elements, nodes, dim}, chunked);
+  if (layout.partition) {
+    sets.partition = create_dataset(file, handle, partition_path, H5T_STD_I32LE, {elements}, chunked);
+    write_int_attribute(file, sets.partition.get(), "ranks", layout.partition_ranks);
+  }
+  if (draws_cells(layout)) {
+    Id visual(H5Gcreate2(handle, xdmf_group, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+    if (!visual) file.fail_hdf5("group '/xdmf': cannot be created");
+    write_string_attribute(file, visual.get(), "note",
+                           "linear sub-cells for the XDMF sidecar; not part of the mesh format");
+    const auto cells = elements * static_cast<hsize_t>(subcells_per_element(layout.dim, layout.order));
+    sets.cells = create_dataset(file, handle, xdmf_cells_path,
+                                subcells_need_int64(layout) ? H5T_STD_I64LE : H5T_STD_I32LE,
+                                {cells, static_cast<hsize_t>(subcell_corners(layout.dim))}, chunked);
+    if (draws_rank(layout)) sets.rank = create_dataset(file, handle, xdmf_rank_path, H5T_STD_I32LE, {cells}, chunked);
+  }
+  return sets;
+}
+
+/// Sub-cell rows of the element runs.
+std::vector<RowRun> subcell_runs(const MeshLayout& layout, const std::vector<RowRun>& element_runs) {
+  const auto per_element = static_cast<hsize_t>(subcells_per_element(layout.dim, layout.order));
+  std::vector<RowRun> runs;
+  for (const RowRun& run : element_runs) runs.push_back({run.first * per_element, run.count * per_element});
+  return runs;
+}
+
+/// Writes the sub-cells (and their rank field) of the elements in `runs`; `owners` has
+/// one rank per element of the runs, in order.
+void write_visual_rows(const FileContext& file, const MeshLayout& layout, MeshDatasets& sets,
+                       const std::vector<RowRun>& runs, const std::vector<std::int32_t>& owners,
+                       hid_t transfer) {
+  if (!draws_cells(layout)) return;
+  const std::vector<RowRun> cell_runs = subcell_runs(layout, runs);
+  const std::string name = "dataset '" + std::string(xdmf_cells_path) + "'";
+  if (subcells_need_int64(layout)) {
+    std::vector<std::int64_t> cells;
+    for (const RowRun& run : runs)
+      append_subcells(layout.dim, layout.order, static_cast<std::int64_t>(run.first), static_cast<std::int64_t>(run.count), cells);
+    write_rows(file, sets.cells.get(), name, H5T_NATIVE_INT64, cell_runs, cells.data(), transfer);
+  } else {
+    std::vector<std::int32_t> cells;
+    for (const RowRun& run : runs)
+      append_subcells(layout.dim, layout.order, static_cast<std::int64_t>(run.first), static_cast<std::int64_t>(run.count), cells);
+    write_rows(file, sets.cells.get(), name, H5T_NATIVE_INT32, cell_runs, cells.data(), transfer);
+  }
+  if (!draws_rank(layout)) return;
+  const auto per_element = static_cast<std::size_t>(subcells_per_element(layout.dim, layout.order));
+  std::vector<std::int32_t> rank;
+  rank.reserve(owners.size() * per_element);
+  for (const std::int32_t owner : owners) rank.insert(rank.end(), per_element, owner);
+  write_rows(file, sets.rank.get(), "dataset '" + std::string(xdmf_rank_path) + "'", H5T_NATIVE_INT32,
+             cell_runs, rank.data(), transfer);
+}
+
+std::string sidecar_reference(const std::string& path) {
+  return std::filesystem::path(path).filename().string();
+}
+
+}  // namespace
+}  // namespace io
+
+// ---- MeshWriter ----------------------------------------------------------------------
+
+struct MeshWriter::Impl {
+  io::FileContext file;
+  MeshLayout layout;
+  io::Id handle;
+  io::MeshDatasets sets;
+  std::int64_t next = 0;
+  bool open = true;
+
+  Impl(const std::string& path, const MeshLayout& mesh_layout) : file(path), layout(mesh_layout) {}
+};
+
+MeshWriter::MeshWriter(const std::string& path, const MeshLayout& layout) {
+  io::check_layout(path, layout);
+  io::QuietHdf5 quiet;
+  auto impl = std::make_unique<Impl>(path, layout);
+  impl->handle = io::Id(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT));
+  if (!impl->handle) impl->file.fail_hdf5("cannot be created");
+  impl->sets = io::create_mesh_objects(impl->file, impl->handle.get(), layout, /*chunked=*/true);
+  impl_ = std::move(impl);
+}
+
+MeshWriter::~MeshWriter() {
+  if (!impl_ || !impl_->open) return;
+  // An unfinished writer still releases its file; close() is where errors are reported.
+  io::QuietHdf5 quiet;
+  impl_->sets = {};
+  impl_->handle.reset();
+}
+
+MeshWriter::MeshWriter(MeshWriter&&) noexcept = default;
+MeshWriter& MeshWriter::operator=(MeshWriter&&) noexcept = default;
+
+std::int64_t MeshWriter::elements_written() const noexcept { return impl_ ? impl_->next : 0; }
+
+void MeshWriter::write(std::span<const std::int64_t> ids, std::span<const double> coordinates,
+                       std::span<const std::int32_t> partition) {
+  if (!impl_ || !impl_->open) throw Error(ErrorCode::state, "gsr: MeshWriter::write after close()");
+  Impl& w = *impl_;
+  const MeshLayout& layout = w.layout;
+  const std::size_t nodes = static_cast<std::size_t>(io::nodes_per_element(layout.dim, layout.order));
+  if (ids.size() % nodes != 0)
+    w.file.fail("write: " + std::to_string(ids.size()) + " ids is not a whole number of elements of " +
+                std::to_string(nodes) + " nodes");
+  const auto count = static_cast<std::int64_t>(ids.size() / nodes);
+  if (w.next + count > layout.elements)
+    w.file.fail("write: elements " + std::to_string(w.next) + " to " + std::to_string(w.next + count - 1) +
+                " exceed the " + std::to_string(layout.elements) + " elements of the layout");
+  const std::size_t dim = static_cast<std::size_t>(layout.dim);
+  if (coordinates.size() != (layout.coordinates ? ids.size() * dim : 0))
+    w.file.fail("write: got " + std::to_string(coordinates.size()) + " coordinates for " +
+                std::to_string(count) + " elements" + (layout.coordinates ? "" : " of a layout without coordinates"));
+  if (partition.size() != (layout.partition ? static_cast<std::size_t>(count) : 0))
+    w.file.fail("write: got " + std::to_string(partition.size()) + " partition values for " +
+                std::to_string(count) + " elements");
+  if (count == 0) return;
+
+  io::QuietHdf5 quiet;
+  const std::vector<io::RowRun> runs = {{static_cast<hsize_t>(w.next), static_cast<hsize_t>(count)}};
+  io::write_rows(w.file, w.sets.ids.get(), "dataset '/mesh/global_ids'", H5T_NATIVE_INT64, runs, ids.data(), H5P_DEFAULT);
+  if (layout.coordinates)
+    io::write_rows(w.file, w.sets.coordinates.get(), "dataset '/mesh/coordinates'", H5T_NATIVE_DOUBLE, runs,
+                   coordinates.data(), H5P_DEFAULT);
+  if (layout.partition)
+    io::write_rows(w.file, w.sets.partition.get(), "dataset '/mesh/partition'", H5T_NATIVE_INT32, runs,
+                   partition.data(), H5P_DEFAULT);
+  io::write_visual_rows(w.file, layout, w.sets, runs, {partition.begin(), partition.end()}, H5P_DEFAULT);
+  w.next += count;
+}
+
+void MeshWriter::close() {
+  if (!impl_ || !impl_->open) return;
+  Impl& w = *impl_;
+  w.open = false;
+  io::QuietHdf5 quiet;
+  w.sets = {};
+  const bool closed = H5Fclose(w.handle.release()) >= 0;
+  if (!closed) w.file.fail_hdf5("cannot be closed");
+  if (w.next != w.layout.elements)
+    w.file.fail("closed after " + std::to_string(w.next) + " of " + std::to_string(w.layout.elements) +
+                " elements were written; the file is incomplete");
+  if (w.layout.coordinates)
+    io::write_xdmf(xdmf_path(w.file.path()), io::sidecar_reference(w.file.path()), w.layout, io::draws_rank(w.layout));
+}
+
+// ---- collective write ----------------------------------------------------------------
+
+void write_mesh(const std::string& path, const Mesh& mesh, MPI_Comm comm, WriteOptions options) {
+  using namespace io;
+  int rank = 0, ranks = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &ranks);
+  const FileContext file(path);
+
+  // Agree on the layout: same dim and order everywhere, E from the element counts.
+  long long local[4] = {mesh.info.dim, mesh.info.order, -mesh.info.dim, -mesh.info.order};
+  long long global[4];
+  MPI_Allreduce(local, global, 4, MPI_LONG_LONG, MPI_MAX, comm);
+  agreed(comm, [&] {
+    if (global[0] != -global[2] || global[1] != -global[3])
+      throw Error(ErrorCode::mismatch, "file '" + path + "': write_mesh: ranks disagree about dim or order");
+  });
+  MeshLayout layout;
+  layout.dim = mesh.info.dim;
+  layout.order = mesh.info.order;
+  layout.periods = mesh.info.periods;
+  const auto nodes = static_cast<std::size_t>(nodes_per_element(layout.dim, layout.order));
+  const auto local_elements = static_cast<long long>(mesh.elements.size());
+  long long elements = 0, last_element = mesh.elements.empty() ? -1 : mesh.elements.back();
+  MPI_Allreduce(&local_elements, &elements, 1, MPI_LONG_LONG, MPI_SUM, comm);
+  MPI_Allreduce(MPI_IN_PLACE, &last_element, 1, MPI_LONG_LONG, MPI_MAX, comm);
+  int without_coordinates = !mesh.elements.empty() && mesh.coordinates.empty();
+  MPI_Allreduce(MPI_IN_PLACE, &without_coordinates, 1, MPI_INT, MPI_MAX, comm);
+  layout.elements = elements;
+  layout.coordinates = !without_coordinates;
+  layout.partition = options.partition;
+  layout.partition_ranks = ranks;
+
+  agreed(comm, [&] {
+    check_layout(path, layout);
+    if (last_element + 1 != elements)
+      file.fail("write_mesh: the ranks hold " + std::to_string(elements) + " elements but the largest index is " +
+                std::to_string(last_element) + "; every element 0..E-1 must be held exactly once");
+    if (!std::is_sorted(mesh.elements.begin(), mesh.elements.end()) ||
+        std::adjacent_find(mesh.elements.begin(), mesh.elements.end()) != mesh.elements.end() ||
+        (!mesh.elements.empty() && mesh.elements.front() < 0))
+      file.fail("write_mesh: this rank's element indices are not ascending and distinct");
+    if (mesh.ids.size() != mesh.elements.size() * nodes)
+      file.fail("write_mesh: " + std::to_string(mesh.ids.size()) + " ids for " +
+                std::to_string(mesh.elements.size()) + " elements of " + std::to_string(nodes) + " nodes");
+    if (layout.coordinates && mesh.coordinates.size() != mesh.ids.size() * static_cast<std::size_t>(layout.dim))
+      file.fail("write_mesh: " + std::to_string(mesh.coordinates.size()) + " coordinates for " +
+                std::to_string(mesh.ids.size()) + " nodes of dim " + std::to_string(layout.dim));
+  });
+
+  QuietHdf5 quiet;
+  Id access(H5Pcreate(H5P_FILE_ACCESS));
+  H5Pset_fapl_mpio(access.get(), comm, MPI_INFO_NULL);
+  Id handle(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, access.get()));
+  agreed(comm, [&] {
+    if (!handle) file.fail_hdf5("cannot be created");
+  });
+  Id transfer(H5Pcreate(H5P_DATASET_XFER));
+  H5Pset_dxpl_mpio(transfer.get(), H5FD_MPIO_COLLECTIVE);
+
+  std::vector<RowRun> runs;
+  for (const std::int64_t e : mesh.elements) {
+    const auto row = static_cast<hsize_t>(e);
+    if (!runs.empty() && runs.back().first + runs.back().count == row) ++runs.back().count;
+    else runs.push_back({row, 1});
+  }
+  const std::vector<std::int32_t> owners(mesh.elements.size(), rank);
+  // Every rank makes the same metadata calls and then writes its rows collectively.
+  agreed(comm, [&] {
+    MeshDatasets sets = create_mesh_objects(file, handle.get(), layout, /*chunked=*/false);
+    write_rows(file, sets.ids.get(), "dataset '/mesh/global_ids'", H5T_NATIVE_INT64, runs, mesh.ids.data(),
+               transfer.get());
+    if (layout.coordinates)
+      write_rows(file, sets.coordinates.get(), "dataset '/mesh/coordinates'", H5T_NATIVE_DOUBLE, runs,
+                 mesh.coordinates.data(), transfer.get());
+    if (layout.partition)
+      write_rows(file, sets.partition.get(), "dataset '/mesh/partition'", H5T_NATIVE_INT32, runs, owners.data(),
+                 transfer.get());
+    write_visual_rows(file, layout, sets, runs, owners, transfer.get());
+  });
+  const bool closed = H5Fclose(handle.release()) >= 0;
+  agreed(comm, [&] {
+    if (!closed) file.fail_hdf5("cannot be closed");
+    if (rank == 0 && layout.coordinates)
+      write_xdmf(xdmf_path(path), sidecar_reference(path), layout, draws_rank(layout));
+  });
+}
+
+}  // namespace gsr
