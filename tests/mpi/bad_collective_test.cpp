@@ -1,0 +1,150 @@
+// Ranks that disagree about a collective call (SPEC section 6): the rank with the odd
+// argument gets gsr::Error, the others either get an error too or complete, and nobody hangs
+// (the ctest timeout catches a hang). Needs P >= 2; registered at P = 2 and 3.
+#include <gsr/handle.hpp>
+
+#include "reference.hpp"
+#include "reference_errors.hpp"
+
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <functional>
+#include <initializer_list>
+#include <string>
+#include <vector>
+
+namespace {
+
+using gsr::Domain;
+using gsr::ErrorCode;
+using gsr::Op;
+using gsr::Transpose;
+
+int world_size() {
+  int size = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  return size;
+}
+int world_rank() {
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  return rank;
+}
+bool odd_rank() { return world_rank() == world_size() - 1; }
+
+/// Ids 1 and 2 are shared by every rank, so every rank exchanges with every other.
+std::vector<std::int64_t> my_ids() { return {1, 2, 10 + world_rank()}; }
+
+/// Runs `call` on every rank. The odd rank must throw gsr::Error; the others may throw or
+/// return. Whoever throws reports a disagreement (mismatch) or another rank's failure (remote).
+void expect_odd_rank_fails(const std::function<void()>& call, const std::string& what) {
+  bool threw = false;
+  try {
+    call();
+  } catch (const gsr::Error& e) {
+    threw = true;
+    EXPECT_TRUE(e.code() == ErrorCode::mismatch || e.code() == ErrorCode::remote)
+        << what << ": rank " << world_rank() << " got " << gsr_test::code_name(e.code()) << ": " << e.what();
+    EXPECT_NE(std::string(e.what()), "") << what;
+  } catch (const std::exception& e) {
+    ADD_FAILURE() << what << ": non-gsr exception on rank " << world_rank() << ": " << e.what();
+    threw = true;
+  }
+  if (odd_rank()) EXPECT_TRUE(threw) << what << ": the rank with the odd argument completed without an error";
+}
+
+/// Setup disagreements are caught on every rank: setup communicates anyway.
+void expect_every_rank_fails(const std::function<void()>& call, std::initializer_list<const char*> words,
+                             const std::string& what) {
+  try {
+    call();
+    ADD_FAILURE() << what << ": rank " << world_rank() << " completed without an error";
+  } catch (const gsr::Error& e) {
+    EXPECT_TRUE(e.code() == ErrorCode::mismatch || e.code() == ErrorCode::remote)
+        << what << ": rank " << world_rank() << " got " << gsr_test::code_name(e.code()) << ": " << e.what();
+    if (e.code() == ErrorCode::mismatch)
+      EXPECT_TRUE(gsr_test::mentions_any(e.what(), words)) << what << ": message \"" << e.what()
+                                                          << "\" does not name the problem";
+  }
+}
+
+class BadCollective : public ::testing::TestWithParam<gsr::Method> {
+protected:
+  void SetUp() override { ASSERT_GE(world_size(), 2) << "needs ranks to disagree"; }
+  gsr::SetupOptions options() const {
+    gsr::SetupOptions o;
+    o.method = GetParam();
+    return o;
+  }
+  /// After a failed call a fresh handle must work (nothing left over on the wire).
+  void expect_fresh_handle_works() {
+    gsr::Handle h(my_ids(), MPI_COMM_WORLD, options());
+    std::vector<double> v = {1.0 + world_rank(), 3.0, 4.0};
+    const std::vector<double> input = v;
+    h.apply(std::span<double>(v), Op::max);
+    EXPECT_EQ(v, gsr_test::expected<double>(my_ids(), input, 1, Op::max, Transpose::no, MPI_COMM_WORLD));
+  }
+};
+
+TEST_P(BadCollective, OneRankUsesAnotherOp) {
+  {
+    gsr::Handle h(my_ids(), MPI_COMM_WORLD, options());
+    std::vector<double> v = {1.0, 2.0, 3.0};
+    expect_odd_rank_fails([&] { h.apply(std::span<double>(v), odd_rank() ? Op::max : Op::add); },
+                          "op max on the last rank, add elsewhere");
+  }
+  expect_fresh_handle_works();
+}
+
+TEST_P(BadCollective, OneRankUsesAnotherDomain) {
+  {
+    gsr::Handle h(my_ids(), MPI_COMM_WORLD, options());
+    std::vector<double> d = {1.0, 2.0, 3.0};
+    std::vector<float> f = {1.0f, 2.0f, 3.0f};
+    expect_odd_rank_fails(
+        [&] {
+          if (odd_rank()) h.apply(std::span<float>(f), Op::add);
+          else h.apply(std::span<double>(d), Op::add);
+        },
+        "float on the last rank, double elsewhere");
+  }
+  expect_fresh_handle_works();
+}
+
+TEST_P(BadCollective, OneRankUsesAnotherVectorLength) {
+  {
+    gsr::Handle h(my_ids(), MPI_COMM_WORLD, options());
+    std::vector<std::int64_t> v(odd_rank() ? 6 : 9, 1);
+    expect_odd_rank_fails([&] { h.apply_vec(std::span<std::int64_t>(v), odd_rank() ? 2 : 3, Op::add); },
+                          "k = 2 on the last rank, 3 elsewhere");
+  }
+  expect_fresh_handle_works();
+}
+
+std::string method_name(const ::testing::TestParamInfo<gsr::Method>& info) {
+  return std::string(gsr::to_string(info.param));
+}
+
+INSTANTIATE_TEST_SUITE_P(Methods, BadCollective, ::testing::ValuesIn(gsr::concrete_methods), method_name);
+
+// Setup is collective and already communicates, so disagreements there are caught on every
+// rank.
+TEST(BadCollectiveSetup, OneRankAsksAnotherMethod) {
+  ASSERT_GE(world_size(), 2);
+  gsr::SetupOptions o;
+  o.method = odd_rank() ? gsr::Method::allreduce : gsr::Method::pairwise;
+  expect_every_rank_fails([&] { gsr::Handle h(my_ids(), MPI_COMM_WORLD, o); }, {"method"},
+                          "allreduce on the last rank, pairwise elsewhere");
+}
+
+TEST(BadCollectiveSetup, OneRankAsksUnique) {
+  ASSERT_GE(world_size(), 2);
+  gsr::SetupOptions o;
+  o.method = gsr::Method::pairwise;
+  o.unique = odd_rank();
+  expect_every_rank_fails([&] { gsr::Handle h(my_ids(), MPI_COMM_WORLD, o); }, {"unique"},
+                          "unique on the last rank only");
+}
+
+}  // namespace

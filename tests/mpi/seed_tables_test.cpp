@@ -1,0 +1,158 @@
+// Seed Tables 2, 3 and 4 through the C++ handle, for every concrete method. Runs at P = 2
+// (element 1 on rank 0, element 2 on rank 1) and at P = 1 (both elements on the one rank,
+// ids concatenated; Tables 3/4 use Table 1's id_asym rows concatenated).
+#include <gsr/handle.hpp>
+
+#include "reference_tables.hpp"
+
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+namespace {
+
+namespace seed = gsr_test::seed;
+using gsr::Op;
+using gsr::Transpose;
+
+int world_size() {
+  int size = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  return size;
+}
+int world_rank() {
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  return rank;
+}
+
+/// The elements this rank holds: {rank} at P = 2, {0, 1} at P = 1.
+std::vector<int> my_elements() {
+  if (world_size() == 1) return {0, 1};
+  return {world_rank()};
+}
+
+template <class Rows>
+auto local_concat(const Rows& rows) {
+  std::vector<typename std::decay_t<decltype(rows[0])>::value_type> out;
+  for (int e : my_elements()) out.insert(out.end(), rows[e].begin(), rows[e].end());
+  return out;
+}
+
+/// Relative comparison against a hand-typed value (0.48 is not exact in binary).
+void expect_close(double expected, double got, double rel, const std::string& what) {
+  EXPECT_LE(std::fabs(got - expected), rel * std::fmax(1.0, std::fabs(expected)))
+      << what << ": expected " << expected << ", got " << got;
+}
+
+class SeedTables : public ::testing::TestWithParam<gsr::Method> {
+protected:
+  void SetUp() override {
+    ASSERT_TRUE(world_size() == 1 || world_size() == 2)
+        << "the seed tables hold two elements: run at P = 1 or 2";
+  }
+  gsr::SetupOptions options() const {
+    gsr::SetupOptions o;
+    o.method = GetParam();
+    return o;
+  }
+
+  // Applies `op` to the seed's u (as type T, scaled) on a handle built from `ids` and
+  // compares with `table` (scaled the same way), through the plain, vec and many layouts.
+  template <class T>
+  void check(gsr::Handle& h, const seed::Row (&table)[4][2], int op_index, Transpose t, double scale,
+             double rel, const std::string& name) {
+    const Op op = seed::ops[op_index];
+    const std::vector<double> u = local_concat(seed::u);
+    const std::vector<double> want = local_concat(table[op_index]);
+    const auto as_t = [&](double x) { return static_cast<T>(std::is_integral_v<T> ? std::llround(x * scale) : x * scale); };
+    const std::string label = name + " op=" + std::string(gsr::to_string(op)) + " dom=" +
+                              std::string(gsr::to_string(gsr::domain_of<T>())) + " method=" +
+                              std::string(gsr::to_string(GetParam()));
+
+    // plain
+    std::vector<T> v(u.size());
+    for (std::size_t i = 0; i < u.size(); ++i) v[i] = as_t(u[i]);
+    h.apply(std::span<T>(v), op, t);
+    for (std::size_t i = 0; i < u.size(); ++i)
+      expect_close(want[i] * scale, double(v[i]), rel, label + " plain [" + std::to_string(i) + "]");
+
+    // vec, k = 2: the second component is an identical copy (also for mul, min, max)
+    std::vector<T> w(2 * u.size());
+    for (std::size_t i = 0; i < u.size(); ++i) w[2 * i] = w[2 * i + 1] = as_t(u[i]);
+    h.apply_vec(std::span<T>(w), 2, op, t);
+    for (std::size_t i = 0; i < u.size(); ++i)
+      for (int c = 0; c < 2; ++c)
+        expect_close(want[i] * scale, double(w[2 * i + c]), rel,
+                     label + " vec [" + std::to_string(i) + "," + std::to_string(c) + "]");
+
+    // many, k = 2
+    std::vector<T> a(u.size()), b(u.size());
+    for (std::size_t i = 0; i < u.size(); ++i) a[i] = b[i] = as_t(u[i]);
+    T* arrays[2] = {a.data(), b.data()};
+    h.apply_many(std::span<T* const>(arrays, 2), op, t);
+    for (std::size_t i = 0; i < u.size(); ++i) {
+      expect_close(want[i] * scale, double(a[i]), rel, label + " many[0][" + std::to_string(i) + "]");
+      expect_close(want[i] * scale, double(b[i]), rel, label + " many[1][" + std::to_string(i) + "]");
+    }
+  }
+
+  void check_table(const seed::IdRow (&ids)[2], const seed::Row (&table)[4][2], Transpose t,
+                   const std::string& name) {
+    const std::vector<std::int64_t> local_ids = local_concat(ids);
+    gsr::Handle h(local_ids, MPI_COMM_WORLD, options());
+    ASSERT_EQ(h.size(), local_ids.size());
+    for (int op = 0; op < 4; ++op) {
+      check<double>(h, table, op, t, 1.0, 1e-12, name);
+      check<float>(h, table, op, t, 1.0, 1e-6, name);
+      // Integers: the table scaled by 10 is exact for add, min, max; mul is exact only where
+      // each group has a single contributor (Table 3).
+      if (seed::ops[op] != Op::mul || &table == &seed::table3) {
+        check<std::int32_t>(h, table, op, t, 10.0, 0.0, name);
+        check<std::int64_t>(h, table, op, t, 10.0, 0.0, name);
+      }
+    }
+  }
+};
+
+TEST_P(SeedTables, Table2Symmetric) { check_table(seed::id, seed::table2, Transpose::no, "table 2"); }
+
+// With no flagged ids, transpose makes no difference: Table 2 again.
+TEST_P(SeedTables, Table2SymmetricTransposed) {
+  check_table(seed::id, seed::table2, Transpose::yes, "table 2 (transpose=1)");
+}
+
+TEST_P(SeedTables, Table3AsymmetricNoTranspose) {
+  check_table(seed::id_asym, seed::table3, Transpose::no, "table 3");
+}
+
+TEST_P(SeedTables, Table4AsymmetricTranspose) {
+  check_table(seed::id_asym, seed::table4, Transpose::yes, "table 4");
+}
+
+// The non-blocking path gives Table 2 as well.
+TEST_P(SeedTables, Table2NonBlocking) {
+  const std::vector<std::int64_t> ids = local_concat(seed::id);
+  gsr::Handle h(ids, MPI_COMM_WORLD, options());
+  for (int op = 0; op < 4; ++op) {
+    std::vector<double> v = local_concat(seed::u);
+    const std::vector<double> want = local_concat(seed::table2[op]);
+    gsr::Request req = h.start(std::span<double>(v), seed::ops[op]);
+    EXPECT_TRUE(req.pending());
+    req.wait();
+    EXPECT_FALSE(req.pending());
+    for (std::size_t i = 0; i < v.size(); ++i)
+      expect_close(want[i], v[i], 1e-12, "non-blocking op " + std::to_string(op) + " [" + std::to_string(i) + "]");
+  }
+}
+
+std::string method_name(const ::testing::TestParamInfo<gsr::Method>& info) {
+  return std::string(gsr::to_string(info.param));
+}
+
+INSTANTIATE_TEST_SUITE_P(Methods, SeedTables, ::testing::ValuesIn(gsr::concrete_methods), method_name);
+
+}  // namespace

@@ -1,0 +1,84 @@
+// Table 1's id_asym is what make_unique gives on the seed's ids at P = 2, and a handle set up
+// with unique = true on the plain ids gives Tables 3 and 4. Registered at P = 2 only: the
+// table's owner choice depends on having one element per rank.
+#include <gsr/handle.hpp>
+
+#include "reference_tables.hpp"
+
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+namespace {
+
+namespace seed = gsr_test::seed;
+
+int world_rank() {
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  return rank;
+}
+
+void require_two_ranks() {
+  int size = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  ASSERT_EQ(size, 2) << "Table 1's id_asym assumes one element per rank on two ranks";
+}
+
+class SeedUniqueIds : public ::testing::Test {
+protected:
+  void SetUp() override { require_two_ranks(); }
+};
+
+class SeedUnique : public ::testing::TestWithParam<gsr::Method> {
+protected:
+  void SetUp() override { require_two_ranks(); }
+};
+
+TEST_F(SeedUniqueIds, MakeUniqueGivesTable1IdAsym) {
+  const int r = world_rank();
+  std::vector<std::int64_t> ids(seed::id[r].begin(), seed::id[r].end());
+  gsr::make_unique(ids, MPI_COMM_WORLD);
+  for (std::size_t i = 0; i < ids.size(); ++i)
+    EXPECT_EQ(ids[i], seed::id_asym[r][i]) << "entry " << i << " of element " << r + 1;
+}
+
+// make_unique is idempotent on an already unique map.
+TEST_F(SeedUniqueIds, MakeUniqueKeepsTable1IdAsym) {
+  const int r = world_rank();
+  std::vector<std::int64_t> ids(seed::id_asym[r].begin(), seed::id_asym[r].end());
+  gsr::make_unique(ids, MPI_COMM_WORLD);
+  for (std::size_t i = 0; i < ids.size(); ++i)
+    EXPECT_EQ(ids[i], seed::id_asym[r][i]) << "entry " << i << " of element " << r + 1;
+}
+
+TEST_P(SeedUnique, UniqueSetupGivesTables3And4) {
+  const int r = world_rank();
+  const std::vector<std::int64_t> ids(seed::id[r].begin(), seed::id[r].end());
+  gsr::SetupOptions options;
+  options.unique = true;
+  options.method = GetParam();
+  gsr::Handle h(ids, MPI_COMM_WORLD, options);
+  for (int op = 0; op < 4; ++op) {
+    for (int t = 0; t < 2; ++t) {
+      std::vector<double> v(seed::u[r].begin(), seed::u[r].end());
+      h.apply(std::span<double>(v), seed::ops[op], t ? gsr::Transpose::yes : gsr::Transpose::no);
+      const seed::Row& want = t ? seed::table4[op][r] : seed::table3[op][r];
+      for (std::size_t i = 0; i < v.size(); ++i)
+        EXPECT_NEAR(v[i], want[i], 1e-12 * std::fmax(1.0, std::fabs(want[i])))
+            << "table " << (t ? 4 : 3) << " op " << gsr::to_string(seed::ops[op]) << " element "
+            << r + 1 << " entry " << i;
+    }
+  }
+}
+
+std::string method_name(const ::testing::TestParamInfo<gsr::Method>& info) {
+  return std::string(gsr::to_string(info.param));
+}
+
+INSTANTIATE_TEST_SUITE_P(Methods, SeedUnique, ::testing::ValuesIn(gsr::concrete_methods), method_name);
+
+}  // namespace
