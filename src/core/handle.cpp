@@ -129,9 +129,8 @@ std::size_t HandleState::start(const DataRef& data, std::size_t length, const Ca
   slot.busy = true;
   slot.data = data;
   ++pending;
-  const bool transposed = info.transpose == Transpose::yes;
-  const Csr<index_t>& contrib = transposed ? plan.all_entries : plan.unflagged_entries;
-  const Csr<index_t>& receive = transposed ? plan.unflagged_entries : plan.all_entries;
+  const EntryMap& contrib = contributing(info.transpose);
+  const EntryMap& receive = receiving(info.transpose);
   const std::size_t shared = plan.shared_groups;
   try {
     slot.ws.partials.resize(shared * info.k * kernels->value_size);
@@ -159,9 +158,7 @@ void HandleState::finish(std::size_t index) {
     }
   } release{*this, slot};
   exchange->finish(slot.ws);
-  const bool transposed = slot.ws.info.transpose == Transpose::yes;
-  const Csr<index_t>& receive = transposed ? plan.unflagged_entries : plan.all_entries;
-  slot.ws.kernels->scatter(slot.data, receive, 0, plan.shared_groups, slot.ws.results.data());
+  slot.ws.kernels->scatter(slot.data, receiving(slot.ws.info.transpose), 0, plan.shared_groups, slot.ws.results.data());
 }
 
 }  // namespace detail

@@ -39,6 +39,14 @@ struct HandleState {
   std::size_t start(const DataRef& data, std::size_t length, const CallInfo& info);
   void finish(std::size_t slot);
 
+  /// Entries whose values enter a group's reduction, and entries that receive it.
+  const EntryMap& contributing(Transpose t) const noexcept {
+    return t == Transpose::yes || !plan.any_flagged ? plan.all_entries : plan.unflagged_entries;
+  }
+  const EntryMap& receiving(Transpose t) const noexcept {
+    return t == Transpose::no || !plan.any_flagged ? plan.all_entries : plan.unflagged_entries;
+  }
+
   /// "" if the arguments are fine, else what is wrong.
   std::string validate(const DataRef& data, std::size_t length, const CallInfo& info) const;
 };

@@ -75,7 +75,7 @@ struct Separate {
 };
 
 template <class T, class OpT, class L>
-void gather_impl(const L& u, const Csr<index_t>& contrib, std::size_t g0, std::size_t g1, T* rows) {
+void gather_impl(const L& u, const EntryMap& contrib, std::size_t g0, std::size_t g1, T* rows) {
   const std::size_t k = u.k;
   for (std::size_t g = g0; g < g1; ++g, rows += k) {
     const auto entries = contrib.row(g);
@@ -92,7 +92,7 @@ void gather_impl(const L& u, const Csr<index_t>& contrib, std::size_t g0, std::s
 }
 
 template <class T, class L>
-void scatter_impl(const L& u, const Csr<index_t>& receive, std::size_t g0, std::size_t g1, const T* rows) {
+void scatter_impl(const L& u, const EntryMap& receive, std::size_t g0, std::size_t g1, const T* rows) {
   const std::size_t k = u.k;
   for (std::size_t g = g0; g < g1; ++g, rows += k)
     for (index_t e : receive.row(g))
@@ -100,7 +100,7 @@ void scatter_impl(const L& u, const Csr<index_t>& receive, std::size_t g0, std::
 }
 
 template <class T, class OpT, class L>
-void reduce_local_impl(const L& u, const Csr<index_t>& contrib, const Csr<index_t>& receive,
+void reduce_local_impl(const L& u, const EntryMap& contrib, const EntryMap& receive,
                        std::size_t g0, std::size_t g1) {
   for (std::size_t g = g0; g < g1; ++g) {
     const auto from = contrib.row(g);
@@ -126,13 +126,13 @@ void with_layout(const DataRef& u, F&& f) {
 
 template <class T, class OpT>
 struct Table {
-  static void gather(const DataRef& u, const Csr<index_t>& contrib, std::size_t g0, std::size_t g1, void* rows) {
+  static void gather(const DataRef& u, const EntryMap& contrib, std::size_t g0, std::size_t g1, void* rows) {
     with_layout<T>(u, [&](const auto& l) { gather_impl<T, OpT>(l, contrib, g0, g1, static_cast<T*>(rows)); });
   }
-  static void scatter(const DataRef& u, const Csr<index_t>& receive, std::size_t g0, std::size_t g1, const void* rows) {
+  static void scatter(const DataRef& u, const EntryMap& receive, std::size_t g0, std::size_t g1, const void* rows) {
     with_layout<T>(u, [&](const auto& l) { scatter_impl<T>(l, receive, g0, g1, static_cast<const T*>(rows)); });
   }
-  static void reduce_local(const DataRef& u, const Csr<index_t>& contrib, const Csr<index_t>& receive,
+  static void reduce_local(const DataRef& u, const EntryMap& contrib, const EntryMap& receive,
                            std::size_t g0, std::size_t g1) {
     with_layout<T>(u, [&](const auto& l) { reduce_local_impl<T, OpT>(l, contrib, receive, g0, g1); });
   }

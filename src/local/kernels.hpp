@@ -40,13 +40,13 @@ struct Kernels {
   std::size_t value_size;
   MPI_Datatype mpi_type;
   /// rows[g - g0] = fold of the entries `contrib` lists for group g (identity if none).
-  void (*gather)(const DataRef& u, const Csr<index_t>& contrib, std::size_t g0, std::size_t g1,
+  void (*gather)(const DataRef& u, const EntryMap& contrib, std::size_t g0, std::size_t g1,
                  void* rows);
   /// Each entry `receive` lists for group g gets rows[g - g0].
-  void (*scatter)(const DataRef& u, const Csr<index_t>& receive, std::size_t g0, std::size_t g1,
+  void (*scatter)(const DataRef& u, const EntryMap& receive, std::size_t g0, std::size_t g1,
                   const void* rows);
   /// gather then scatter for groups [g0, g1), without a buffer.
-  void (*reduce_local)(const DataRef& u, const Csr<index_t>& contrib, const Csr<index_t>& receive,
+  void (*reduce_local)(const DataRef& u, const EntryMap& contrib, const EntryMap& receive,
                        std::size_t g0, std::size_t g1);
   /// results row r (k values) = fold of the source rows of `map` row r.
   void (*combine)(void* results, std::size_t k, const std::byte* const* blocks, const CombineMap& map);

@@ -110,13 +110,15 @@ Plan build_plan(std::span<const std::int64_t> ids, const Topology& topo, int ran
 
   plan.group_ids = topo.shared_ids;
   plan.group_ids.insert(plan.group_ids.end(), local_ids.begin(), local_ids.end());
+  for (std::size_t i = 0; i < ids.size() && !plan.any_flagged; ++i) plan.any_flagged = ids[i] < 0;
   auto add_group = [&](Span sp) {
     for (std::size_t j = sp.begin; j < sp.end; ++j) {
       plan.all_entries.items.push_back(order[j]);
-      if (ids[order[j]] > 0) plan.unflagged_entries.items.push_back(order[j]);
+      if (plan.any_flagged && ids[order[j]] > 0) plan.unflagged_entries.items.push_back(order[j]);
     }
-    plan.all_entries.offsets.push_back(plan.all_entries.items.size());
-    plan.unflagged_entries.offsets.push_back(plan.unflagged_entries.items.size());
+    plan.all_entries.offsets.push_back(static_cast<index_t>(plan.all_entries.items.size()));
+    if (plan.any_flagged)
+      plan.unflagged_entries.offsets.push_back(static_cast<index_t>(plan.unflagged_entries.items.size()));
   };
   for (Span sp : shared_spans) add_group(sp);
   for (Span sp : local_spans) add_group(sp);

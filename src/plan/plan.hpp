@@ -15,18 +15,22 @@ namespace gsr::detail {
 using index_t = std::uint32_t;  // local entry index; setup rejects n >= 2^32
 
 /// Compressed rows: row r is items[offsets[r] .. offsets[r+1]).
-template <class T>
+template <class T, class Offset = std::size_t>
 struct Csr {
-  std::vector<std::size_t> offsets{0};
+  std::vector<Offset> offsets{0};
   std::vector<T> items;
   std::size_t rows() const noexcept { return offsets.size() - 1; }
   std::span<const T> row(std::size_t r) const noexcept {
     return {items.data() + offsets[r], offsets[r + 1] - offsets[r]};
   }
   std::size_t bytes() const noexcept {
-    return offsets.capacity() * sizeof(std::size_t) + items.capacity() * sizeof(T);
+    return offsets.capacity() * sizeof(Offset) + items.capacity() * sizeof(T);
   }
 };
+
+/// Local entries per group. 32-bit offsets: the per-call path streams these maps, so
+/// their size is most of its memory traffic (n < 2^32 is checked at setup).
+using EntryMap = Csr<index_t, index_t>;
 
 struct Plan {
   int rank = 0;
@@ -38,8 +42,9 @@ struct Plan {
   // more entries or a flagged one; a lone unflagged entry is never touched.
   std::size_t shared_groups = 0;
   std::vector<std::int64_t> group_ids;
-  Csr<index_t> all_entries;        // every entry of the group, index order
-  Csr<index_t> unflagged_entries;  // its unflagged entries, index order
+  EntryMap all_entries;        // every entry of the group, index order
+  EntryMap unflagged_entries;  // its unflagged entries, index order
+  bool any_flagged = false;    // false: the two maps are equal and only all_entries is kept
 
   // For shared group s: the ranks holding it, ascending, this rank included.
   Csr<int> holders;
