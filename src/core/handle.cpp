@@ -142,7 +142,8 @@ std::size_t HandleState::start(const DataRef& data, std::size_t length, const Ca
     throw;
   }
   // Groups this rank holds alone are done while the messages travel.
-  kernels->reduce_local(data, contrib, receive, shared, plan.group_ids.size());
+  kernels->reduce_local(data, contrib, receive, shared, plan.all_entries.rows());
+  for (const auto& f : plan.fixed_groups) kernels->reduce_fixed(data, f.size, f.entries.data(), f.groups());
   return chosen;
 }
 
@@ -220,7 +221,7 @@ Handle::Handle(std::span<const std::int64_t> ids, MPI_Comm user_comm, SetupOptio
   st.method = s.exchange->method();
   st.ranks = ranks;
   st.local_entries = ids.size();
-  st.active_entries = s.plan.all_entries.items.size();
+  st.active_entries = s.plan.active_entries();
   st.shared_groups = s.plan.shared_groups;
   st.local_groups = s.plan.local_groups();
   st.global_shared_ids = s.plan.global_shared_ids;

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <limits>
 #include <type_traits>
+#include <utility>
 
 namespace gsr::detail {
 
@@ -116,6 +117,23 @@ void reduce_local_impl(const L& u, const EntryMap& contrib, const EntryMap& rece
   }
 }
 
+template <class T, class OpT, std::size_t S, class L>
+void reduce_fixed_impl(const L& u, const index_t* entries, std::size_t groups) {
+  for (std::size_t g = 0; g < groups; ++g, entries += S) {
+    for (std::size_t c = 0; c < u.k; ++c) {
+      T acc = u.at(entries[0], c);
+      for (std::size_t j = 1; j < S; ++j) acc = OpT::apply(acc, u.at(entries[j], c));
+      for (std::size_t j = 0; j < S; ++j) u.at(entries[j], c) = acc;
+    }
+  }
+}
+
+template <class T, class OpT, class L, std::size_t... S>
+void reduce_fixed_dispatch(const L& u, std::size_t size, const index_t* entries, std::size_t groups,
+                           std::index_sequence<S...>) {
+  ((size == S + 2 ? reduce_fixed_impl<T, OpT, S + 2>(u, entries, groups) : void()), ...);
+}
+
 // Calls `f` with the layout object matching `u` (one / interleaved / separate).
 template <class T, class F>
 void with_layout(const DataRef& u, F&& f) {
@@ -135,6 +153,12 @@ struct Table {
   static void reduce_local(const DataRef& u, const EntryMap& contrib, const EntryMap& receive,
                            std::size_t g0, std::size_t g1) {
     with_layout<T>(u, [&](const auto& l) { reduce_local_impl<T, OpT>(l, contrib, receive, g0, g1); });
+  }
+  static void reduce_fixed(const DataRef& u, std::size_t size, const index_t* entries, std::size_t groups) {
+    with_layout<T>(u, [&](const auto& l) {
+      reduce_fixed_dispatch<T, OpT>(l, size, entries, groups,
+                                    std::make_index_sequence<Plan::max_fixed_group - 1>{});
+    });
   }
   static void combine(void* results, std::size_t k, const std::byte* const* blocks, const CombineMap& map) {
     T* out = static_cast<T*>(results);
@@ -159,7 +183,7 @@ struct Table {
     for (std::size_t i = 0; i < count; ++i) d[i] = OpT::identity();
   }
   static constexpr Kernels make(Domain dom, Op op, MPI_Datatype type) {
-    return Kernels{dom, op, sizeof(T), type, &gather, &scatter, &reduce_local, &combine, &fold, &fill_identity};
+    return Kernels{dom, op, sizeof(T), type, &gather, &scatter, &reduce_local, &reduce_fixed, &combine, &fold, &fill_identity};
   }
 };
 

@@ -48,6 +48,9 @@ struct Kernels {
   /// gather then scatter for groups [g0, g1), without a buffer.
   void (*reduce_local)(const DataRef& u, const EntryMap& contrib, const EntryMap& receive,
                        std::size_t g0, std::size_t g1);
+  /// gather then scatter for `groups` groups of `size` entries each, stored contiguously
+  /// (every entry contributes and receives).
+  void (*reduce_fixed)(const DataRef& u, std::size_t size, const index_t* entries, std::size_t groups);
   /// results row r (k values) = fold of the source rows of `map` row r.
   void (*combine)(void* results, std::size_t k, const std::byte* const* blocks, const CombineMap& map);
   /// acc[i] = acc[i] op src[i] for i < count.

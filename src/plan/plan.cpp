@@ -31,8 +31,21 @@ std::size_t find_shared(const std::vector<std::int64_t>& shared_ids, std::int64_
 }  // namespace
 
 std::size_t Plan::bytes() const noexcept {
-  return group_ids.capacity() * sizeof(std::int64_t) + all_entries.bytes() +
-         unflagged_entries.bytes() + holders.bytes();
+  std::size_t fixed = 0;
+  for (const auto& f : fixed_groups) fixed += f.entries.capacity() * sizeof(index_t);
+  return all_entries.bytes() + unflagged_entries.bytes() + holders.bytes() + fixed;
+}
+
+std::size_t Plan::local_groups() const noexcept {
+  std::size_t count = all_entries.rows() - shared_groups;
+  for (const auto& f : fixed_groups) count += f.groups();
+  return count;
+}
+
+std::size_t Plan::active_entries() const noexcept {
+  std::size_t count = all_entries.items.size();
+  for (const auto& f : fixed_groups) count += f.entries.size();
+  return count;
 }
 
 int unique_owner(std::int64_t id, std::span<const int> holder_ranks,
@@ -89,7 +102,6 @@ Plan build_plan(std::span<const std::int64_t> ids, const Topology& topo, int ran
   struct Span { std::size_t begin, end; };
   std::vector<Span> shared_spans(plan.shared_groups, Span{0, 0});
   std::vector<Span> local_spans;
-  std::vector<std::int64_t> local_ids;
   for (std::size_t begin = 0; begin < order.size();) {
     const std::int64_t id = abs_id(ids[order[begin]]);
     std::size_t end = begin + 1;
@@ -103,13 +115,10 @@ Plan build_plan(std::span<const std::int64_t> ids, const Topology& topo, int ran
       shared_spans[s] = {begin, end};
     } else if (end - begin > 1 || flagged) {
       local_spans.push_back({begin, end});
-      local_ids.push_back(id);
     }
     begin = end;
   }
 
-  plan.group_ids = topo.shared_ids;
-  plan.group_ids.insert(plan.group_ids.end(), local_ids.begin(), local_ids.end());
   for (std::size_t i = 0; i < ids.size() && !plan.any_flagged; ++i) plan.any_flagged = ids[i] < 0;
   auto add_group = [&](Span sp) {
     for (std::size_t j = sp.begin; j < sp.end; ++j) {
@@ -121,7 +130,18 @@ Plan build_plan(std::span<const std::int64_t> ids, const Topology& topo, int ran
       plan.unflagged_entries.offsets.push_back(static_cast<index_t>(plan.unflagged_entries.items.size()));
   };
   for (Span sp : shared_spans) add_group(sp);
-  for (Span sp : local_spans) add_group(sp);
+  std::vector<Plan::FixedGroups> fixed(Plan::max_fixed_group + 1);
+  for (Span sp : local_spans) {
+    const std::size_t size = sp.end - sp.begin;
+    if (plan.any_flagged || size > Plan::max_fixed_group) {
+      add_group(sp);
+      continue;
+    }
+    fixed[size].size = size;
+    for (std::size_t j = sp.begin; j < sp.end; ++j) fixed[size].entries.push_back(order[j]);
+  }
+  for (auto& f : fixed)
+    if (!f.entries.empty()) plan.fixed_groups.push_back(std::move(f));
   plan.all_entries.items.shrink_to_fit();
   plan.unflagged_entries.items.shrink_to_fit();
 

@@ -37,20 +37,31 @@ struct Plan {
   int ranks = 1;
   std::size_t n = 0;  // local entries
 
-  // Groups that need work, shared ones first (ascending id, index = shared group index),
-  // then local-only ones (ascending id). A local-only group needs work when it has two or
-  // more entries or a flagged one; a lone unflagged entry is never touched.
+  // Groups that need work, shared ones first (ascending id; row = shared group index),
+  // then local-only ones. A local-only group needs work when it has two or more entries
+  // or a flagged one; a lone unflagged entry is never touched.
   std::size_t shared_groups = 0;
-  std::vector<std::int64_t> group_ids;
   EntryMap all_entries;        // every entry of the group, index order
   EntryMap unflagged_entries;  // its unflagged entries, index order
   bool any_flagged = false;    // false: the two maps are equal and only all_entries is kept
+
+  // When nothing is flagged, local-only groups of 2..max_fixed_group entries live here
+  // instead, group after group at a fixed stride: their kernel needs no offsets, and these
+  // small groups (faces, edges, corners of elements) are most of the per-call work.
+  static constexpr std::size_t max_fixed_group = 8;
+  struct FixedGroups {
+    std::size_t size = 0;
+    std::vector<index_t> entries;  // groups() * size
+    std::size_t groups() const noexcept { return entries.size() / size; }
+  };
+  std::vector<FixedGroups> fixed_groups;  // ascending size, none empty
 
   // For shared group s: the ranks holding it, ascending, this rank included.
   Csr<int> holders;
   std::int64_t global_shared_ids = 0;
 
-  std::size_t local_groups() const noexcept { return group_ids.size() - shared_groups; }
+  std::size_t local_groups() const noexcept;
+  std::size_t active_entries() const noexcept;
   std::size_t bytes() const noexcept;
 };
 
