@@ -7,7 +7,8 @@
  *     codes (dom 1 double, 2 sint, 3 slong, 4 float; op 1 sum, 2 mult, 3 min, 4 max,
  *     5 bpr) to the gs.h enums;
  *   - the checks only the Fortran calls need (np against the communicator size, k against
- *     the six arrays of gs_many, live handles and requests).
+ *     the six arrays of gs_many, live handles and requests);
+ *   - mesh loading (gsr/mesh.h) with the same error record.
  *
  * Errors follow the C API's mode (gsr_set_error_mode): abort with "gsr: <call>: <what>" on
  * stderr, or record a code and message and return. The Fortran side keeps the record of the
@@ -16,6 +17,7 @@
  * so a freed handle stays detectable; 0 means "no handle".
  */
 #include "gsr/gs.h"
+#include "gsr/mesh.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -429,4 +431,15 @@ void gsr_f_wait(int r, const char *call) {
   gs_wait(requests[r - 1]->c_request);
   c_call_end(call);
   drop_request(r);
+}
+
+/* ---- meshes (gsr/mesh.h) ------------------------------------------------------------ */
+
+int gsr_f_mesh_load(const char *path, int fcomm, int distribution, int with_coordinates,
+                    gsr_mesh *mesh) {
+  const char *call = "gsr_mesh_load";
+  c_call_begin();
+  const int code = gsr_mesh_load_f(path, (MPI_Fint)fcomm, distribution, with_coordinates, mesh);
+  c_call_end(call);
+  return code;
 }
