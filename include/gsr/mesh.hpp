@@ -28,7 +28,7 @@ struct MeshInfo {
   int dim = 0;                         // 2 or 3
   int order = 0;                       // polynomial order N >= 1
   std::int64_t elements = 0;           // E
-  bool has_coordinates = false;        // /mesh/coordinates present
+  bool has_coordinates = false;        // /mesh/coordinates present (and, in a Mesh, read)
   bool has_partition = false;          // /mesh/partition present
   int partition_ranks = 0;             // its `ranks` attribute, 0 if it has none
   std::array<double, 3> periods{};     // /mesh `periods` attribute: period per axis, 0 = none
@@ -49,7 +49,7 @@ struct Mesh {
   int order() const noexcept { return info.order; }
   int nodes_per_element() const noexcept { return info.nodes_per_element(); }
   std::size_t local_elements() const noexcept { return elements.size(); }
-  bool has_coordinates() const noexcept { return !coordinates.empty(); }
+  bool has_coordinates() const noexcept { return info.has_coordinates; }
 };
 
 enum class Distribution {

@@ -33,16 +33,18 @@ void check_layout(const std::string& path, const MeshLayout& layout) {
 }
 
 /// A dataset of `shape` whose first dimension counts rows. Chunked (about 1 MiB per chunk)
-/// for the slab writer; contiguous for collective MPI-IO writes.
+/// for the slab writer when larger than a chunk; contiguous for collective MPI-IO writes.
 Id create_dataset(const FileContext& file, hid_t handle, const char* path, hid_t type,
                   std::vector<hsize_t> shape, bool chunked) {
   Id space(H5Screate_simple(static_cast<int>(shape.size()), shape.data(), nullptr));
   Id properties(H5Pcreate(H5P_DATASET_CREATE));
-  if (chunked) {
-    hsize_t row_bytes = H5Tget_size(type);
-    for (std::size_t d = 1; d < shape.size(); ++d) row_bytes *= shape[d];
+  hsize_t row_bytes = H5Tget_size(type);
+  for (std::size_t d = 1; d < shape.size(); ++d) row_bytes *= shape[d];
+  const hsize_t chunk_rows = std::max<hsize_t>(1, (hsize_t{1} << 20) / row_bytes);
+  // A dataset that fits one chunk stays contiguous: small files keep no chunk index.
+  if (chunked && chunk_rows < shape[0]) {
     std::vector<hsize_t> chunk = shape;
-    chunk[0] = std::clamp<hsize_t>((hsize_t{1} << 20) / row_bytes, 1, shape[0]);
+    chunk[0] = chunk_rows;
     H5Pset_chunk(properties.get(), static_cast<int>(chunk.size()), chunk.data());
   }
   Id dataset(H5Dcreate2(handle, path, type, space.get(), H5P_DEFAULT, properties.get(), H5P_DEFAULT));

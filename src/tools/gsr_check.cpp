@@ -1,0 +1,110 @@
+// tools/gsr_check.cpp — the gsr-check command: a mesh connectivity check under mpiexec.
+//
+//   mpiexec -n P gsr-check FILE.h5 [--json] [--expect REPORT.json] [--method NAME]
+//
+// Exit codes: 0 consistent (and matching --expect), 1 inconsistent mesh, 2 the file cannot
+// be loaded (missing, not HDF5, malformed), 3 the report differs from --expect (or that
+// report cannot be read); command-line mistakes give CLI11's codes (non-zero).
+#include "tools/check.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <mpi.h>
+
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+namespace {
+
+enum ExitCode { consistent = 0, inconsistent = 1, unreadable = 2, unexpected = 3 };
+
+struct Arguments {
+  gsr::tools::CheckOptions check;
+  std::string method_name = "auto";
+  std::string distribution_name = "blocks";
+  bool json = false;
+  std::string expect_path;
+};
+
+/// Runs the check; only rank 0 prints. Returns the exit code, the same on every rank.
+int run(const Arguments& args, MPI_Comm comm, int rank) {
+  nlohmann::json report;
+  try {
+    report = gsr::tools::check_mesh(args.check, comm);
+  } catch (const gsr::Error& e) {
+    if (rank == 0) std::cerr << "gsr-check: error: " << e.what() << "\n";
+    return e.code() == gsr::ErrorCode::io ? unreadable : inconsistent;
+  }
+
+  int code = report.at("consistent").get<bool>() ? consistent : inconsistent;
+  std::vector<std::string> differences;
+  std::string expect_error;
+  if (!args.expect_path.empty()) {
+    // Every rank reads the expected report, so every rank reaches the same verdict.
+    std::ifstream in(args.expect_path);
+    try {
+      if (!in) throw std::runtime_error("cannot be opened");
+      const nlohmann::json expected = nlohmann::json::parse(in);
+      differences = gsr::tools::compare_reports(expected, report);
+    } catch (const std::exception& e) {
+      expect_error = std::string("expected report '") + args.expect_path + "': " + e.what();
+    }
+    if (!expect_error.empty() || !differences.empty()) code = unexpected;
+  }
+
+  if (rank == 0) {
+    if (args.json)
+      std::cout << report.dump(2) << "\n";
+    else
+      std::cout << gsr::tools::summarize(report);
+    if (!expect_error.empty()) std::cerr << "gsr-check: " << expect_error << "\n";
+    if (!differences.empty()) {
+      std::cerr << "gsr-check: the report differs from " << args.expect_path << " in " << differences.size()
+                << " place" << (differences.size() == 1 ? "" : "s") << ":\n";
+      for (const std::string& line : differences) std::cerr << "  " << line << "\n";
+    } else if (!args.expect_path.empty() && expect_error.empty() && rank == 0) {
+      std::cerr << "gsr-check: the report matches " << args.expect_path << "\n";
+    }
+  }
+  return code;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+
+  Arguments args;
+  CLI::App app{"gsr-check: checks the connectivity of a gsr mesh file with gather-scatter (run under mpiexec)"};
+  app.add_option("file", args.check.path, "mesh file (FILE.h5)")->required();
+  app.add_flag("--json", args.json, "print the report as JSON instead of a summary");
+  app.add_option("--expect", args.expect_path, "saved JSON report to compare with; any difference fails");
+  app.add_option("--method", args.method_name, "exchange method for the main checks")
+      ->check(CLI::IsMember({"auto", "pairwise", "crystal_router", "allreduce"}));
+  app.add_option("--distribution", args.distribution_name, "blocks (default) or partition (the file's)")
+      ->check(CLI::IsMember({"blocks", "partition"}));
+  app.add_option("--tolerance", args.check.tolerance,
+                 "largest coordinate spread allowed among a node's copies (default 1e-9 x box diagonal)")
+      ->check(CLI::NonNegativeNumber);
+  bool no_compare = false;
+  app.add_flag("--no-method-comparison", no_compare, "skip running every exchange method");
+
+  int code = 0;
+  try {
+    app.parse(argc, argv);
+    args.check.method = *gsr::method_from_string(args.method_name);
+    args.check.distribution =
+        args.distribution_name == "partition" ? gsr::Distribution::partition : gsr::Distribution::blocks;
+    args.check.compare_methods = !no_compare;
+    code = run(args, MPI_COMM_WORLD, rank);
+  } catch (const CLI::ParseError& e) {
+    // Every rank parsed the same arguments; only rank 0 speaks.
+    std::ostringstream quiet;
+    code = rank == 0 ? app.exit(e) : app.exit(e, quiet, quiet);
+  }
+  MPI_Finalize();
+  return code;
+}
