@@ -1,0 +1,184 @@
+// gsr-poisson — solves -Laplace(u) = f on a gsr mesh file with spectral elements, matrix-free,
+// and reports how long it spent in gather-scatter.
+//
+//   mpiexec -n 2 gsr-poisson box.h5 [--tol 1e-10] [--max-iter 1000] [--method auto]
+//                                   [--dot multiplicity|owner] [--json] [--output FILE.h5]
+//
+// The exact solution is manufactured (manufactured.hpp), so the report can give the error.
+// Exit status: 0 solved, 1 error, 2 bad command line, 3 CG did not reach the tolerance.
+#include "poisson_solver.hpp"
+#include "solution_file.hpp"
+
+#include <gsr/mesh.hpp>
+#include <gsr/types.hpp>
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include <mpi.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <string>
+
+namespace {
+
+struct Arguments {
+  std::string mesh;
+  double tolerance = 1e-10;
+  int max_iterations = 1000;
+  std::string method = "auto";
+  std::string dot = "multiplicity";
+  bool json = false;
+  bool verbose = false;
+  std::string output;  // "" -> <mesh stem>_solution.h5 in the current directory
+  bool no_output = false;
+};
+
+std::string default_output(const std::string& mesh) {
+  return std::filesystem::path(mesh).stem().string() + "_solution.h5";
+}
+
+nlohmann::json report_json(const Arguments& args, const gsr::Mesh& mesh, const poisson::SolveReport& r,
+                           double read_seconds, double write_seconds, double total_seconds,
+                           const std::string& output) {
+  nlohmann::json j;
+  j["mesh"] = args.mesh;
+  j["dim"] = mesh.dim();
+  j["order"] = mesh.order();
+  j["elements"] = mesh.info.elements;
+  j["global_nodes"] = r.global_nodes;
+  j["dirichlet_nodes"] = r.dirichlet_nodes;
+  j["ranks"] = r.gs_stats.ranks;
+  j["method"] = std::string(gsr::to_string(r.gs_stats.method));
+  j["method_reason"] = r.gs_stats.method_reason;
+  j["dot_weights"] = args.dot;
+  j["exact"] = r.formula;
+  j["iterations"] = r.cg.iterations;
+  j["converged"] = r.cg.converged;
+  j["tolerance"] = args.tolerance;
+  j["relative_residual"] = r.cg.relative_residual;
+  j["max_error"] = r.max_error;
+  j["gs_calls"] = r.gs_calls;
+  j["gs_seconds"] = r.gs_seconds;
+  j["other_seconds"] = r.solve_seconds - r.gs_seconds;
+  j["solve_seconds"] = r.solve_seconds;
+  j["setup_seconds"] = r.setup_seconds;
+  j["read_seconds"] = read_seconds;
+  j["write_seconds"] = write_seconds;
+  j["total_seconds"] = total_seconds;
+  j["output"] = output.empty() ? nlohmann::json(nullptr) : nlohmann::json(output);
+  j["xdmf"] = output.empty() ? nlohmann::json(nullptr) : nlohmann::json(gsr::xdmf_path(output));
+  return j;
+}
+
+void print_report(const nlohmann::json& j) {
+  std::printf("gsr-poisson: %s  (%d-D, order %d, %lld elements, %lld global nodes) on %d rank%s\n",
+              j["mesh"].get<std::string>().c_str(), j["dim"].get<int>(), j["order"].get<int>(),
+              j["elements"].get<long long>(), j["global_nodes"].get<long long>(), j["ranks"].get<int>(),
+              j["ranks"].get<int>() == 1 ? "" : "s");
+  std::printf("  exact solution   u = %s\n", j["exact"].get<std::string>().c_str());
+  std::printf("  gs method        %s (%s)\n", j["method"].get<std::string>().c_str(),
+              j["method_reason"].get<std::string>().c_str());
+  std::printf("  CG + Jacobi      %s in %d iterations (relative residual %.2e, tolerance %.1e)\n",
+              j["converged"].get<bool>() ? "converged" : "NOT converged", j["iterations"].get<int>(),
+              j["relative_residual"].get<double>(), j["tolerance"].get<double>());
+  std::printf("  max error        %.3e  (max over all nodes of |u - exact|)\n", j["max_error"].get<double>());
+  std::printf("  solve time       %.4f s: %.4f s in gs (%ld calls), %.4f s elsewhere\n",
+              j["solve_seconds"].get<double>(), j["gs_seconds"].get<double>(), j["gs_calls"].get<long>(),
+              j["other_seconds"].get<double>());
+  std::printf("  other time       read %.4f s, gs setup %.4f s, write %.4f s; total %.4f s\n",
+              j["read_seconds"].get<double>(), j["setup_seconds"].get<double>(),
+              j["write_seconds"].get<double>(), j["total_seconds"].get<double>());
+  if (j["output"].is_null())
+    std::printf("  solution         not written (--no-output)\n");
+  else
+    std::printf("  solution         %s  (open %s in ParaView)\n", j["output"].get<std::string>().c_str(),
+                j["xdmf"].get<std::string>().c_str());
+  std::fflush(stdout);
+}
+
+int run(const Arguments& args, int rank) {
+  const double start = MPI_Wtime();
+  const gsr::Mesh mesh = gsr::read_mesh(args.mesh, MPI_COMM_WORLD);
+  const double read_seconds = MPI_Wtime() - start;
+
+  poisson::SolveOptions options;
+  options.cg.tolerance = args.tolerance;
+  options.cg.max_iterations = args.max_iterations;
+  options.setup.method = *gsr::method_from_string(args.method);
+  options.setup.verbose = args.verbose;
+  options.weights = args.dot == "owner" ? poisson::DotWeights::owner : poisson::DotWeights::multiplicity;
+  const poisson::SolveReport report = poisson::solve_poisson(mesh, MPI_COMM_WORLD, options);
+
+  const std::string output = args.no_output ? "" : (args.output.empty() ? default_output(args.mesh) : args.output);
+  const double write_start = MPI_Wtime();
+  if (!output.empty()) {
+    std::vector<double> error(report.u.size());
+    for (std::size_t i = 0; i < error.size(); ++i) error[i] = report.u[i] - report.exact[i];
+    poisson::write_solution(output, mesh, {{"u", report.u}, {"exact", report.exact}, {"error", error}},
+                            MPI_COMM_WORLD);
+  }
+  const double write_seconds = MPI_Wtime() - write_start;
+  double total_seconds = MPI_Wtime() - start;
+  MPI_Allreduce(MPI_IN_PLACE, &total_seconds, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+
+  if (rank == 0) {
+    const nlohmann::json j = report_json(args, mesh, report, read_seconds, write_seconds, total_seconds, output);
+    if (args.json) {
+      std::cout << j.dump(2) << std::endl;
+    } else {
+      print_report(j);
+    }
+  }
+  return report.cg.converged ? 0 : 3;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+
+  Arguments args;
+  CLI::App app{"Spectral-element Poisson solver on a gsr mesh file (gather-scatter with gsr)", "gsr-poisson"};
+  app.add_option("mesh", args.mesh, "gsr mesh file (HDF5) with coordinates")->required()->check(CLI::ExistingFile);
+  app.add_option("--tol", args.tolerance, "CG tolerance on ||r|| / ||b||")->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  app.add_option("--max-iter", args.max_iterations, "CG iteration limit")->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  app.add_option("--method", args.method, "gs exchange method")->capture_default_str()
+      ->check(CLI::IsMember({"auto", "pairwise", "crystal_router", "allreduce"}));
+  app.add_option("--dot", args.dot, "how inner products count shared nodes")->capture_default_str()
+      ->check(CLI::IsMember({"multiplicity", "owner"}));
+  app.add_flag("--json", args.json, "print the report as one JSON object");
+  app.add_flag("--verbose", args.verbose, "print gs setup statistics");
+  auto* output = app.add_option("-o,--output", args.output, "solution file (default: <mesh>_solution.h5)");
+  app.add_flag("--no-output", args.no_output, "do not write the solution")->excludes(output);
+
+  int status = 0;
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    // Every rank parses the same arguments, so all ranks leave here together; rank 0 speaks.
+    const int code = rank == 0 ? app.exit(e) : e.get_exit_code();
+    MPI_Finalize();
+    return code == 0 ? 0 : 2;  // --help is not an error
+  }
+
+  try {
+    status = run(args, rank);
+  } catch (const std::exception& e) {
+    // Every failure here is collective (the mesh reader, the gs handle, the solver's and
+    // the writer's checks all fail on every rank together), so rank 0 reports it; a rank
+    // whose own check failed ("rank r: ...") reports its message too.
+    const std::string message = e.what();
+    if (rank == 0 || message.rfind("rank ", 0) == 0) std::fprintf(stderr, "gsr-poisson: error: %s\n", e.what());
+    status = 1;
+  }
+  MPI_Finalize();
+  return status;
+}
