@@ -58,7 +58,22 @@ program nonblocking
   call gs_op_wait(r1)
   call check_real('igs_vec table 4 sum', w(2, 1:count), table4(first:first + count - 1, 1))
 
+  ! A handle with a request in flight refuses to be freed (return mode), then frees fine.
+  call gsr_set_error_mode(gsr_errors_return)
+  u(1:count) = seed_u(first:first + count - 1)
+  call igs_op(h_sym, u, gsr_double, gsr_min, 0, r1)
   call gs_free(h_sym)
+  call check_true('gs_free of a busy handle is a state error: "'//gsr_last_error_message()//'"', &
+                  gsr_last_error() == gsr_err_state)
+  call gs_op_wait(r1)
+  call check_real('igs_op table 2 min after the refused free', u(1:count), &
+                  table2(first:first + count - 1, 3))
+  call gsr_clear_error()
+  call gs_free(h_sym)
+  call check_true('gs_free after the wait', gsr_last_error() == gsr_success)
+  call gs_op_wait(r1)
+  call check_true('a request waited on twice is a state error', gsr_last_error() == gsr_err_state)
+
   call gs_free(h_asym)
   call finish('nonblocking')
 end program nonblocking
