@@ -90,6 +90,9 @@ public:
   void check_size(std::size_t got, std::size_t expected, const CallInfo& mine, int peer);
   void check_status(int mpi_error, const CallInfo& mine, int peer);
   void throw_if_failed() const;  // call once every message has completed
+  bool ok() const noexcept { return code_ == ErrorCode::ok; }
+  /// Records a problem found some other way than from one peer's header (e.g. a collective).
+  void fail(ErrorCode code, std::string message);
 
 private:
   ErrorCode code_ = ErrorCode::ok;

@@ -1,6 +1,10 @@
 // exchange/registry.cpp — the method registry and the checks shared by every method.
 #include "exchange/exchange.hpp"
+#include "exchange/allreduce.hpp"
+#include "exchange/crystal_router.hpp"
 #include "exchange/pairwise.hpp"
+
+#include <utility>
 
 namespace gsr::detail {
 
@@ -30,7 +34,11 @@ CallInfo decode(std::uint64_t s) {
 
 void HeaderCheck::check(const MessageHeader& h, const CallInfo& mine, int peer) {
   if (code_ != ErrorCode::ok) return;
-  if (h.failed) {
+  if (h.failed == 2) {  // a multi-stage method passing on a problem it received
+    code_ = ErrorCode::remote;
+    message_ = "gsr: gs: rank " + std::to_string(peer) +
+               " received a failed or disagreeing message earlier in this call; no values were exchanged";
+  } else if (h.failed) {
     code_ = ErrorCode::remote;
     message_ = "gsr: gs: rank " + std::to_string(peer) +
                " rejected its arguments for this call (see its error); no values were exchanged";
@@ -64,15 +72,32 @@ void HeaderCheck::check_status(int mpi_error, const CallInfo& mine, int peer) {
   message_ = "gsr: gs: message from rank " + std::to_string(peer) + " failed: " + text;
 }
 
+void HeaderCheck::fail(ErrorCode code, std::string message) {
+  if (code_ != ErrorCode::ok) return;
+  code_ = code;
+  message_ = std::move(message);
+}
+
 void HeaderCheck::throw_if_failed() const {
   if (code_ != ErrorCode::ok) throw Error(code_, message_);
 }
 
-bool method_available(Method m) noexcept { return m == Method::pairwise; }
+bool method_available(Method m) noexcept {
+  return m == Method::pairwise || m == Method::crystal_router || m == Method::allreduce;
+}
 
 std::unique_ptr<Exchange> make_exchange(Method m, const Plan& plan, MPI_Comm comm) {
   switch (m) {
     case Method::pairwise: return std::make_unique<PairwiseExchange>(plan, comm);
+    case Method::crystal_router: return std::make_unique<CrystalRouterExchange>(plan, comm);
+    case Method::allreduce: {
+      auto exchange = std::make_unique<AllreduceExchange>(plan, comm);
+      if (!exchange->usable())
+        throw Error(ErrorCode::invalid_argument,
+                    "gsr: gs_setup: allreduce would need " + std::to_string(exchange->dense_slots()) +
+                        " dense slots, more than it can address; use pairwise or crystal_router");
+      return exchange;
+    }
     default: break;
   }
   throw Error(ErrorCode::invalid_argument,

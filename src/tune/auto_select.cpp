@@ -1,12 +1,24 @@
-// tune/auto_select.cpp — see auto_select.hpp.
+// tune/auto_select.cpp — see auto_select.hpp. Collectives beyond the candidates' own setup
+// and timed calls: two small allreduces (predictions, then measurements).
 #include "tune/auto_select.hpp"
 
 #include "core/mpi_util.hpp"
+#include "exchange/allreduce.hpp"
 
 #include <cstdio>
 #include <limits>
 
 namespace gsr::detail {
+
+namespace {
+
+std::string format(const char* pattern, double a, double b = 0, double c = 0) {
+  char text[200];
+  std::snprintf(text, sizeof text, pattern, a, b, c);
+  return text;
+}
+
+}  // namespace
 
 double time_exchange(Exchange& exchange, const Plan& plan, int warmup, int repetitions) {
   Workspace ws;
@@ -23,30 +35,87 @@ double time_exchange(Exchange& exchange, const Plan& plan, int warmup, int repet
   return repetitions > 0 ? (MPI_Wtime() - start) / repetitions : 0.0;
 }
 
-AutoChoice choose_method(const Plan& plan, MPI_Comm comm) {
+AutoChoice choose_method(const Plan& plan, MPI_Comm comm, const CostModel& model) {
   const double begin = MPI_Wtime();
   AutoChoice choice;
-  double best = std::numeric_limits<double>::infinity();
-  for (Method m : concrete_methods) {
+  constexpr std::size_t count = std::size(concrete_methods);
+
+  // Nothing crosses ranks: every method is free, and pairwise does the least.
+  if (plan.ranks == 1 || plan.global_shared_ids == 0) {
+    for (Method m : concrete_methods)
+      choice.timings.push_back(MethodTiming{m, -1.0, 0.0, "not measured: no id is shared between ranks"});
+    choice.exchange = make_exchange(Method::pairwise, plan, comm);
+    choice.reason = "auto: no id is shared between ranks, nothing to measure";
+    choice.seconds = MPI_Wtime() - begin;
+    return choice;
+  }
+
+  // Build every candidate (their setups are collective) and predict its cost.
+  std::unique_ptr<Exchange> candidates[count];
+  double predicted[count];
+  for (std::size_t i = 0; i < count; ++i) {
+    const Method m = concrete_methods[i];
     MethodTiming timing{m, -1.0, 0.0, ""};
+    predicted[i] = -1.0;
     if (!method_available(m)) {
       timing.note = "not available in this build";
-      choice.timings.push_back(timing);
+    } else if (m == Method::allreduce) {
+      auto dense = std::make_unique<AllreduceExchange>(plan, comm, allreduce_max_dense_bytes / sizeof(double));
+      if (dense->usable()) {
+        candidates[i] = std::move(dense);
+      } else {
+        timing.note = "excluded: its dense array would hold " + std::to_string(dense->dense_slots()) + " slots (" +
+                      format("%.1f MiB per rank", static_cast<double>(dense->dense_slots()) * 8 / (1 << 20)) +
+                      format("), above the %.0f MiB limit", static_cast<double>(allreduce_max_dense_bytes >> 20));
+      }
+    } else {
+      candidates[i] = make_exchange(m, plan, comm);
+    }
+    if (candidates[i]) predicted[i] = model.predict(candidates[i]->stages(), sizeof(double));
+    choice.timings.push_back(timing);
+  }
+  GSR_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, predicted, static_cast<int>(count), MPI_DOUBLE, MPI_MAX, comm));
+
+  double best_prediction = std::numeric_limits<double>::infinity();
+  for (std::size_t i = 0; i < count; ++i)
+    if (candidates[i]) best_prediction = std::min(best_prediction, predicted[i]);
+
+  // Measure the candidates the model does not rule out; the slowest rank's time counts.
+  double measured[count];
+  for (std::size_t i = 0; i < count; ++i) {
+    measured[i] = -1.0;
+    if (!candidates[i]) continue;
+    choice.timings[i].predicted_seconds = predicted[i];
+    if (predicted[i] > hopeless_factor * best_prediction) {
+      choice.timings[i].note =
+          format("skipped: the model predicts %.3g us, %.1f times the best prediction", predicted[i] * 1e6,
+                 predicted[i] / best_prediction);
+      candidates[i].reset();
       continue;
     }
-    auto candidate = make_exchange(m, plan, comm);
-    const double mine = time_exchange(*candidate, plan, 2, 10);
-    GSR_MPI_CHECK(MPI_Allreduce(&mine, &timing.seconds_per_call, 1, MPI_DOUBLE, MPI_MAX, comm));
-    choice.timings.push_back(timing);
-    // Strictly faster wins; ties keep the earlier method in registry order.
-    if (timing.seconds_per_call < best) {
-      best = timing.seconds_per_call;
-      choice.exchange = std::move(candidate);
+    measured[i] = time_exchange(*candidates[i], plan, auto_warmup_calls, auto_timed_calls);
+  }
+  GSR_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, measured, static_cast<int>(count), MPI_DOUBLE, MPI_MAX, comm));
+
+  // Strictly faster wins; ties keep the earlier method in registry order.
+  std::size_t winner = count, runner_up = count;
+  for (std::size_t i = 0; i < count; ++i) {
+    choice.timings[i].seconds_per_call = candidates[i] ? measured[i] : -1.0;
+    if (!candidates[i]) continue;
+    if (winner == count || measured[i] < measured[winner]) {
+      runner_up = winner;
+      winner = i;
+    } else if (runner_up == count || measured[i] < measured[runner_up]) {
+      runner_up = i;
     }
   }
-  char text[160];
-  std::snprintf(text, sizeof text, "auto: fastest measured, %.3g us per call (max over ranks)", best * 1e6);
-  choice.reason = text;
+  choice.exchange = std::move(candidates[winner]);
+  choice.reason = "auto: fastest measured, " + format("%.3g us per call", measured[winner] * 1e6) +
+                  " (max over ranks of " + std::to_string(auto_timed_calls) + " timed calls after " +
+                  std::to_string(auto_warmup_calls) + " warm-up)";
+  if (runner_up != count)
+    choice.reason += "; next " + std::string(to_string(concrete_methods[runner_up])) +
+                     format(" at %.3g us (%.2fx)", measured[runner_up] * 1e6, measured[runner_up] / measured[winner]);
   choice.seconds = MPI_Wtime() - begin;
   return choice;
 }

@@ -1,14 +1,32 @@
-// tune/auto_select.hpp — Method::automatic: measure the candidate methods on this handle's
-// plan and keep the fastest, the identical choice on every rank.
+// tune/auto_select.hpp — Method::automatic: predict each candidate's cost with the
+// alpha-beta model, drop the hopeless and the too-large, measure the rest on this handle's
+// plan and keep the fastest — the identical choice on every rank (every input to the
+// decision is reduced over ranks first).
 #pragma once
 
 #include "exchange/exchange.hpp"
+#include "tune/cost_model.hpp"
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
 
 namespace gsr::detail {
+
+/// allreduce keeps a dense array of every (shared id, holder) slot on every rank. Above this
+/// many bytes (8 per slot for one double) its memory and its per-call O(total) zeroing and
+/// reduction outweigh any latency it saves, so auto leaves it out (it can still be asked for).
+inline constexpr std::uint64_t allreduce_max_dense_bytes = std::uint64_t(32) << 20;
+
+/// A candidate predicted this many times slower than the best prediction is not measured.
+/// The model is crude (one alpha and beta for every pattern), hence the wide margin.
+inline constexpr double hopeless_factor = 8.0;
+
+/// Calls per measured candidate: the first ones warm up (buffers, MPI connections) and are
+/// not timed. Kept small because auto runs at every setup.
+inline constexpr int auto_warmup_calls = 1;
+inline constexpr int auto_timed_calls = 5;
 
 struct AutoChoice {
   std::unique_ptr<Exchange> exchange;
@@ -18,7 +36,7 @@ struct AutoChoice {
 };
 
 /// Collective over comm.
-AutoChoice choose_method(const Plan& plan, MPI_Comm comm);
+AutoChoice choose_method(const Plan& plan, MPI_Comm comm, const CostModel& model = {});
 
 /// Mean seconds per call of `exchange` on this rank (double values, k = 1), after warm-up.
 double time_exchange(Exchange& exchange, const Plan& plan, int warmup, int repetitions);

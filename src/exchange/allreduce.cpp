@@ -1,0 +1,187 @@
+// exchange/allreduce.cpp — see allreduce.hpp.
+//
+// Per call the dense buffer is [header: 4 words][slots]. The first collective always covers
+// the header and 8 bytes per slot, a length every rank knows whatever its call, so ranks
+// that disagree about the call (or whose arguments were bad) still make matching
+// collectives. Its header says whether everyone agreed: OR of the signatures and OR of
+// their complements share a bit exactly when two signatures differ; OR of the failed flags.
+// Rows wider than 8 bytes (more than one double or two floats) take a second collective for
+// the rest, made only when every rank agreed, so a plain k = 1 call costs one collective.
+#include "exchange/allreduce.hpp"
+
+#include "core/mpi_util.hpp"
+#include "setup/sparse_exchange.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+
+namespace gsr::detail {
+
+namespace {
+
+constexpr int slot_tag = 9;  // setup: leaders send slot numbers to the other holders
+constexpr std::size_t header_words = 4;  // signature, ~signature, failed, unused
+constexpr std::size_t header_bytes = header_words * sizeof(std::uint64_t);
+constexpr std::size_t first_slot_bytes = 8;  // per slot in the first collective
+
+int ceil_log2(int p) {
+  int rounds = 0;
+  while ((1 << rounds) < p) ++rounds;
+  return rounds;
+}
+
+/// In-place bitwise-OR allreduce of `bytes` (a multiple of 4) at `data`, with the widest
+/// unsigned type that divides it.
+int or_allreduce(std::byte* data, std::size_t bytes, MPI_Comm comm, MPI_Request* request) {
+  const bool wide = bytes % 8 == 0;
+  const std::size_t count = bytes / (wide ? 8 : 4);
+  const MPI_Datatype type = wide ? MPI_UINT64_T : MPI_UINT32_T;
+  if (request) return MPI_Iallreduce(MPI_IN_PLACE, data, mpi_count(count, "allreduce"), type, MPI_BOR, comm, request);
+  return MPI_Allreduce(MPI_IN_PLACE, data, mpi_count(count, "allreduce"), type, MPI_BOR, comm);
+}
+
+}  // namespace
+
+struct AllreduceExchange::Scratch final : InOrderScratch {
+  MPI_Request request = MPI_REQUEST_NULL;
+  std::size_t row_bytes = 0;
+};
+
+AllreduceExchange::AllreduceExchange(const Plan& plan, MPI_Comm comm, std::uint64_t max_slots)
+    : comm_(comm), rounds_(ceil_log2(plan.ranks)), shared_groups_(plan.shared_groups) {
+  const int me = plan.rank;
+  auto leads = [&](std::size_t s) { return plan.holders.row(s)[0] == me; };
+
+  std::uint64_t led = 0;
+  for (std::size_t s = 0; s < shared_groups_; ++s)
+    if (leads(s)) led += plan.holders.row(s).size();
+  std::uint64_t first = 0;
+  GSR_MPI_CHECK(MPI_Exscan(&led, &first, 1, MPI_UINT64_T, MPI_SUM, comm_));
+  if (me == 0) first = 0;  // MPI_Exscan leaves rank 0's result undefined
+  GSR_MPI_CHECK(MPI_Allreduce(&led, &total_slots_, 1, MPI_UINT64_T, MPI_SUM, comm_));
+  if (total_slots_ > std::min(max_slots, max_addressable_slots)) {
+    usable_ = false;
+    return;
+  }
+
+  // Leaders number their groups' slots (ascending id) and tell each other holder the first
+  // slot of every group they lead and share with it, in ascending id order: both sides list
+  // those groups in the same order, so no ids travel.
+  std::vector<std::uint64_t> base(shared_groups_, 0);
+  std::map<int, std::vector<std::uint64_t>> outgoing;  // holder -> first slots
+  for (std::size_t s = 0; s < shared_groups_; ++s) {
+    if (!leads(s)) continue;
+    base[s] = first;
+    first += plan.holders.row(s).size();
+    for (int h : plan.holders.row(s))
+      if (h != me) outgoing[h].push_back(base[s]);
+  }
+  auto incoming = sparse_exchange(comm_, slot_tag, outgoing);
+  std::map<int, std::size_t> taken;  // leader -> first slots used so far
+  for (std::size_t s = 0; s < shared_groups_; ++s) {
+    if (leads(s)) continue;
+    const int leader = plan.holders.row(s)[0];
+    const std::vector<std::uint64_t>& from = incoming[leader];
+    std::size_t& next = taken[leader];
+    if (next >= from.size())
+      throw Error(ErrorCode::internal, "gsr: allreduce: rank " + std::to_string(leader) +
+                                           " numbered fewer shared groups than this rank shares with it");
+    base[s] = from[next++];
+  }
+
+  my_slot_.resize(shared_groups_);
+  combine_.offsets.reserve(shared_groups_ + 1);
+  for (std::size_t s = 0; s < shared_groups_; ++s) {
+    const auto holders = plan.holders.row(s);
+    for (std::size_t j = 0; j < holders.size(); ++j) {
+      if (holders[j] == me) my_slot_[s] = base[s] + j;
+      combine_.slot.push_back(0);
+      combine_.index.push_back(static_cast<index_t>(base[s] + j));
+    }
+    combine_.offsets.push_back(combine_.slot.size());
+  }
+}
+
+std::size_t AllreduceExchange::bytes() const noexcept {
+  return my_slot_.capacity() * sizeof(std::uint64_t) + combine_.bytes();
+}
+
+std::vector<StageStats> AllreduceExchange::stages() const {
+  if (total_slots_ == 0) return {};
+  // Modelled on recursive doubling: every round sends the whole buffer (k = 1 of double).
+  const std::size_t values = static_cast<std::size_t>(total_slots_) + header_words;
+  return {StageStats{static_cast<std::size_t>(rounds_), static_cast<std::size_t>(rounds_) * values}};
+}
+
+AllreduceExchange::Scratch& AllreduceExchange::scratch_of(Workspace& ws) {
+  auto* sc = dynamic_cast<Scratch*>(ws.scratch.get());
+  if (!sc) {
+    ws.scratch = std::make_unique<Scratch>();
+    sc = static_cast<Scratch*>(ws.scratch.get());
+  }
+  return *sc;
+}
+
+void AllreduceExchange::start(Workspace& ws) {
+  if (!usable_)
+    throw Error(ErrorCode::state, "gsr: allreduce: the dense array of " + std::to_string(total_slots_) +
+                                      " slots was too large to build");
+  Scratch& sc = scratch_of(ws);
+  sc.error = nullptr;
+  sc.request = MPI_REQUEST_NULL;
+  sc.row_bytes = ws.kernels ? ws.info.k * ws.kernels->value_size : 0;
+  if (total_slots_ > 0) {
+    const std::size_t slots = static_cast<std::size_t>(total_slots_);
+    const std::size_t length = header_bytes + slots * std::max(first_slot_bytes, sc.row_bytes);
+    ws.recv.assign(length, std::byte{0});
+    const std::uint64_t signature = ws.info.signature();
+    const std::uint64_t header[header_words] = {signature, ~signature, ws.kernels ? 0u : 1u, 0};
+    std::memcpy(ws.recv.data(), header, header_bytes);
+    if (ws.kernels) {
+      std::byte* slot_data = ws.recv.data() + header_bytes;
+      for (std::size_t s = 0; s < shared_groups_; ++s)
+        std::memcpy(slot_data + my_slot_[s] * sc.row_bytes, ws.partials.data() + s * sc.row_bytes, sc.row_bytes);
+    }
+    GSR_MPI_CHECK(or_allreduce(ws.recv.data(), header_bytes + slots * first_slot_bytes, comm_, &sc.request));
+  }
+  in_flight_.push(ws);
+}
+
+void AllreduceExchange::complete(Workspace& ws) noexcept {
+  Scratch& sc = *static_cast<Scratch*>(ws.scratch.get());
+  try {
+    if (total_slots_ > 0) {
+      GSR_MPI_CHECK(MPI_Wait(&sc.request, MPI_STATUS_IGNORE));
+      if (!ws.kernels) return;  // this rank's own arguments were bad; the handle says so
+      std::uint64_t header[header_words];
+      std::memcpy(header, ws.recv.data(), header_bytes);
+      HeaderCheck check;
+      if (header[2] != 0)
+        check.fail(ErrorCode::remote, "gsr: gs: another rank rejected its arguments for this call (see its "
+                                      "error); no values were exchanged");
+      else if ((header[0] & header[1]) != 0)
+        check.fail(ErrorCode::mismatch, "gsr: gs: ranks disagree about the call: this rank called with " +
+                                            ws.info.describe() + ", at least one other rank with something else");
+      check.throw_if_failed();
+      const std::size_t slots = static_cast<std::size_t>(total_slots_);
+      if (sc.row_bytes > first_slot_bytes) {
+        const std::size_t done = header_bytes + slots * first_slot_bytes;
+        GSR_MPI_CHECK(or_allreduce(ws.recv.data() + done, slots * (sc.row_bytes - first_slot_bytes), comm_, nullptr));
+      }
+    }
+    if (!ws.kernels) return;
+    ws.results.resize(shared_groups_ * sc.row_bytes);
+    const std::byte* slot_data = ws.recv.data() + header_bytes;
+    ws.kernels->combine(ws.results.data(), ws.info.k, &slot_data, combine_);
+  } catch (...) {
+    sc.error = std::current_exception();
+  }
+}
+
+void AllreduceExchange::finish(Workspace& ws) {
+  in_flight_.complete_through(ws, [this](Workspace& w) { complete(w); });
+  rethrow_recorded(scratch_of(ws));
+}
+
+}  // namespace gsr::detail
