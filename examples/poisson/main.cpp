@@ -3,6 +3,7 @@
 //
 //   mpiexec -n 2 gsr-poisson box.h5 [--tol 1e-10] [--max-iter 1000] [--method auto]
 //                                   [--dot multiplicity|owner] [--json] [--output FILE.h5]
+//   gsr-poisson --list-methods
 //
 // The exact solution is manufactured (manufactured.hpp), so the report can give the error.
 // Exit status: 0 solved, 1 error, 2 bad command line, 3 CG did not reach the tolerance.
@@ -35,6 +36,7 @@ struct Arguments {
   bool verbose = false;
   std::string output;  // "" -> <mesh stem>_solution.h5 in the current directory
   bool no_output = false;
+  bool list_methods = false;
 };
 
 std::string default_output(const std::string& mesh) {
@@ -145,13 +147,17 @@ int main(int argc, char** argv) {
 
   Arguments args;
   CLI::App app{"Spectral-element Poisson solver on a gsr mesh file (gather-scatter with gsr)", "gsr-poisson"};
-  app.add_option("mesh", args.mesh, "gsr mesh file (HDF5) with coordinates")->required()->check(CLI::ExistingFile);
+  auto* mesh = app.add_option("mesh", args.mesh, "gsr mesh file (HDF5) with coordinates")->check(CLI::ExistingFile);
+  app.add_flag("--list-methods", args.list_methods, "print the concrete gs methods, one a line, and exit")
+      ->excludes(mesh);
   app.add_option("--tol", args.tolerance, "CG tolerance on ||r|| / ||b||")->capture_default_str()
       ->check(CLI::PositiveNumber);
   app.add_option("--max-iter", args.max_iterations, "CG iteration limit")->capture_default_str()
       ->check(CLI::PositiveNumber);
   app.add_option("--method", args.method, "gs exchange method")->capture_default_str()
-      ->check(CLI::IsMember({"auto", "pairwise", "crystal_router", "allreduce"}));
+      ->check([](const std::string& name) {
+        return gsr::method_from_string(name) ? std::string() : "unknown method '" + name + "' (see --list-methods, or auto)";
+      });
   app.add_option("--dot", args.dot, "how inner products count shared nodes")->capture_default_str()
       ->check(CLI::IsMember({"multiplicity", "owner"}));
   app.add_flag("--json", args.json, "print the report as one JSON object");
@@ -167,6 +173,18 @@ int main(int argc, char** argv) {
     const int code = rank == 0 ? app.exit(e) : e.get_exit_code();
     MPI_Finalize();
     return code == 0 ? 0 : 2;  // --help is not an error
+  }
+
+  if (args.list_methods) {
+    if (rank == 0)
+      for (const gsr::Method m : gsr::concrete_methods) std::printf("%s\n", std::string(gsr::to_string(m)).c_str());
+    MPI_Finalize();
+    return 0;
+  }
+  if (args.mesh.empty()) {
+    if (rank == 0) std::fprintf(stderr, "gsr-poisson: a mesh file is required (see --help)\n");
+    MPI_Finalize();
+    return 2;
   }
 
   try {

@@ -73,9 +73,9 @@ std::string Manufactured::formula() const {
     if (a) text << ' ';
     const double length = box_.hi[a] - box_.lo[a];
     text << "sin(" << (box_.periodic[a] ? "2 pi " : "pi ");
-    const bool unit = box_.lo[a] == 0 && length == 1;
-    if (unit) text << names[a];
-    else text << '(' << names[a] << " - " << box_.lo[a] << ")/" << length;
+    if (box_.lo[a] == 0) text << names[a];
+    else text << '(' << names[a] << " - " << box_.lo[a] << ')';
+    if (length != 1) text << '/' << length;
     text << ')';
   }
   return text.str();
