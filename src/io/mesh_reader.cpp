@@ -33,6 +33,8 @@ const std::string mesh_object = "group '/mesh'";
 
 std::string dataset_name(const char* path) { return "dataset '" + std::string(path) + "'"; }
 
+std::string ranks_text(std::int64_t count) { return std::to_string(count) + (count == 1 ? " rank" : " ranks"); }
+
 /// An open mesh file and its validated description. Closing is collective (MPI-IO), and
 /// happens on every rank together because errors are agreed before anyone throws.
 struct OpenMesh {
@@ -207,8 +209,8 @@ std::vector<std::int64_t> partitioned_elements(OpenMesh& mesh, MPI_Comm comm, hi
     if (!info.has_partition)
       file.fail(name + ": missing (needed to read the mesh by partition)");
     if (info.partition_ranks != 0 && info.partition_ranks != ranks)
-      file.fail(name + ": made for " + std::to_string(info.partition_ranks) +
-                " ranks (its attribute 'ranks'), but read by " + std::to_string(ranks));
+      file.fail(name + ": made for " + ranks_text(info.partition_ranks) + " (its attribute 'ranks'), but read by " +
+                ranks_text(ranks));
   });
 
   const auto [first, last] = block_range(info.elements, rank, ranks);
@@ -224,7 +226,7 @@ std::vector<std::int64_t> partitioned_elements(OpenMesh& mesh, MPI_Comm comm, hi
       if (owners[i] < 0 || owners[i] >= ranks)
         file.fail(name + ": element " + std::to_string(first + static_cast<std::int64_t>(i)) +
                   " is assigned to rank " + std::to_string(owners[i]) + ", outside [0, " +
-                  std::to_string(ranks) + ") for " + std::to_string(ranks) + " ranks");
+                  std::to_string(ranks) + ") for " + ranks_text(ranks));
       largest = std::max(largest, static_cast<int>(owners[i]));
     }
   });
@@ -232,7 +234,7 @@ std::vector<std::int64_t> partitioned_elements(OpenMesh& mesh, MPI_Comm comm, hi
   MPI_Allreduce(&largest, &global_largest, 1, MPI_INT, MPI_MAX, comm);
   if (info.partition_ranks == 0 && global_largest + 1 != ranks)
     file.fail(name + ": uses ranks 0 to " + std::to_string(global_largest) + ", so it was made for " +
-              std::to_string(global_largest + 1) + " ranks, but read by " + std::to_string(ranks));
+              ranks_text(global_largest + 1) + ", but read by " + ranks_text(ranks));
 
   // Element indices to their owners. The blocks arrive in rank order and each block is
   // ascending, so what a rank receives is already sorted.
