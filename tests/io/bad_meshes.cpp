@@ -211,7 +211,7 @@ const std::vector<Case>& cases() {
                               H5Aclose(a);
                               H5Sclose(space);
                             }));
-    BadMesh out_of_range{"partition_out_of_range", "dataset '/mesh/partition'", "outside [0, 2)"};
+    BadMesh out_of_range{"partition_out_of_range", "dataset '/mesh/partition'", "assigned to rank 7, outside"};
     out_of_range.by_partition = true;
     c.push_back(defect_case(out_of_range, [](hid_t f, GoodData& d) {
       d.partition = {0, 1, 7, 1};
