@@ -153,7 +153,7 @@ def check_errors(tools, args):
         fail("an unknown method: status %d, output %r" % (result.returncode, result.stdout + result.stderr))
     print("unknown method: status %d" % result.returncode)
 
-    result = tools.solve(good, 1, ["--max-iter", "2"], expect_success=False)
+    result = tools.solve(good, 1, ["--max-iter", "2", "--no-output"], expect_success=False)
     if result.returncode != 3 or json.loads(result.stdout)["converged"]:
         fail("an iteration limit too small to converge must exit with status 3 (got %d)" % result.returncode)
     print("iteration limit reached: status %d" % result.returncode)
