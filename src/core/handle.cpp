@@ -305,10 +305,17 @@ std::string Handle::summary() const {
     out << "    candidate " << to_string(t.method) << ": ";
     if (t.seconds_per_call >= 0) out << t.seconds_per_call * 1e6 << " us/call";
     else out << "not measured";
+    if (t.predicted_seconds > 0) out << " (alpha-beta model: " << t.predicted_seconds * 1e6 << " us)";
     if (!t.note.empty()) out << " [" << t.note << "]";
     out << "\n";
   }
   if (st.auto_seconds > 0) out << "    auto spent " << st.auto_seconds * 1e3 << " ms measuring\n";
+  out << "  per call (this rank)     " << st.messages_per_call << " messages, " << st.values_per_call
+      << " values per component\n";
+  if (st.method == Method::crystal_router)
+    for (std::size_t d = 0; d < st.stages.size(); ++d)
+      out << "    stage " << d << ": " << st.stages[d].messages << " message" << (st.stages[d].messages == 1 ? "" : "s")
+          << ", " << st.stages[d].values << " values\n";
   spread("neighbours per rank", st.neighbors_spread);
   spread("bytes per call (double)", st.bytes_spread);
   spread("handle memory (bytes)", st.memory_spread);
