@@ -7,7 +7,8 @@
 !
 !   mpiexec -n 2 gsr-fortran-poisson MESH.h5 [MAX_ERROR [TOLERANCE]]
 !
-! With MAX_ERROR given, the program fails (error stop) if the max-norm error exceeds it.
+! With MAX_ERROR given, the program exits with status 1 if the max-norm error exceeds it
+! (status 3 if CG does not converge).
 program fortran_poisson
   use mpi_f08
   use gsr
@@ -96,8 +97,15 @@ program fortran_poisson
   call gs_free(handle)
   call gsr_mesh_free(mesh)
   call MPI_Finalize(ierr)
-  if (.not. converged) error stop 'CG did not converge'
-  if (max_allowed > 0 .and. .not. error <= max_allowed) error stop 'max error above the allowed bound'
+  ! Every rank has the same (reduced) error and convergence flag, so all stop alike.
+  if (.not. converged) then
+    if (rank == 0) print '(a)', 'FAIL: CG did not reach the tolerance'
+    stop 3
+  end if
+  if (max_allowed > 0 .and. .not. error <= max_allowed) then
+    if (rank == 0) print '(a, es10.3, a, es10.3)', 'FAIL: max error', error, ' above the allowed', max_allowed
+    stop 1
+  end if
 
 contains
 
