@@ -13,11 +13,16 @@ namespace {
 
 class RankFailureCollector : public testing::EmptyTestEventListener {
 public:
+  // The name is taken here: inside OnTestPartResult GoogleTest holds the lock that
+  // current_test_info() needs.
+  void OnTestStart(const testing::TestInfo& info) override {
+    current_ = std::string(info.test_suite_name()) + "." + info.name();
+  }
+  void OnTestEnd(const testing::TestInfo&) override { current_ = "(global)"; }
+
   void OnTestPartResult(const testing::TestPartResult& result) override {
     if (!result.failed()) return;
-    const testing::TestInfo* info = testing::UnitTest::GetInstance()->current_test_info();
-    std::string line = info ? std::string(info->test_suite_name()) + "." + info->name() : "(global)";
-    line += " ";
+    std::string line = current_ + " ";
     line += result.file_name() ? result.file_name() : "?";
     line += ":" + std::to_string(result.line_number()) + ": " + result.message();
     failures_ += line + "\n";
@@ -25,6 +30,7 @@ public:
   const std::string& failures() const { return failures_; }
 
 private:
+  std::string current_ = "(global)";
   std::string failures_;
 };
 
