@@ -214,13 +214,18 @@ void run_one(gsr::Handle& h, const Case& c, Op op, Transpose t, Layout layout, s
 }
 
 template <class T>
-void run_domain(gsr::Handle& h, const Case& c, std::uint64_t& seed) {
+void run_domain(gsr::Handle& h, const Case& c, bool all_layouts, std::uint64_t& seed) {
   const Op ops[] = {Op::add, Op::mul, Op::min, Op::max, Op::bpr};
   for (Op op : ops) {
     if (op == Op::bpr && std::is_floating_point_v<T>) continue;
-    for (Transpose t : {Transpose::no, Transpose::yes})
+    for (Transpose t : {Transpose::no, Transpose::yes}) {
+      if (!all_layouts) {
+        run_one<T>(h, c, op, t, Layout::plain, ++seed);
+        continue;
+      }
       for (Layout layout : {Layout::plain, Layout::plain_nonblocking, Layout::vec3, Layout::many2})
         run_one<T>(h, c, op, t, layout, ++seed);
+    }
   }
 }
 
@@ -230,6 +235,7 @@ TEST_P(Differential, EveryOpDomainTransposeLayoutUnique) {
   const int ranks = world_size();
   const int rank = world_rank();
   // Two id sets: one with the last rank empty, one with rank 0 empty (at P = 1 neither is).
+  // The second runs the plain layout only, to keep the number of calls modest at P > 2.
   const IdSet sets[] = {make_ids("A", base_seed, ranks, ranks > 1 ? ranks - 1 : -1),
                         make_ids("B", base_seed + 1, ranks, ranks > 1 ? 0 : -1)};
   std::uint64_t seed = base_seed + 1000 * static_cast<std::uint64_t>(GetParam());
@@ -243,10 +249,11 @@ TEST_P(Differential, EveryOpDomainTransposeLayoutUnique) {
       gsr::Handle h(my_ids, MPI_COMM_WORLD, options);
       ASSERT_EQ(h.size(), my_ids.size());
       EXPECT_EQ(h.stats().method, GetParam());
-      run_domain<double>(h, c, seed);
-      run_domain<float>(h, c, seed);
-      run_domain<std::int32_t>(h, c, seed);
-      run_domain<std::int64_t>(h, c, seed);
+      const bool all_layouts = &set == &sets[0];
+      run_domain<double>(h, c, all_layouts, seed);
+      run_domain<float>(h, c, all_layouts, seed);
+      run_domain<std::int32_t>(h, c, all_layouts, seed);
+      run_domain<std::int64_t>(h, c, all_layouts, seed);
     }
   }
 }
