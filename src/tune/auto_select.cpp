@@ -5,8 +5,10 @@
 #include "core/mpi_util.hpp"
 #include "exchange/allreduce.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <limits>
+#include <vector>
 
 namespace gsr::detail {
 
@@ -26,13 +28,16 @@ double time_exchange(Exchange& exchange, const Plan& plan, int warmup, int repet
   ws.kernels = find_kernels(Domain::float64, Op::add);
   ws.partials.resize(plan.shared_groups * sizeof(double));
   ws.kernels->fill_identity(ws.partials.data(), plan.shared_groups);
-  double start = 0;
+  std::vector<double> each;
   for (int i = 0; i < warmup + repetitions; ++i) {
-    if (i == warmup) start = MPI_Wtime();
+    const double begin = MPI_Wtime();
     exchange.start(ws);
     exchange.finish(ws);
+    if (i >= warmup) each.push_back(MPI_Wtime() - begin);
   }
-  return repetitions > 0 ? (MPI_Wtime() - start) / repetitions : 0.0;
+  if (each.empty()) return 0.0;
+  std::nth_element(each.begin(), each.begin() + each.size() / 2, each.end());
+  return each[each.size() / 2];
 }
 
 AutoChoice choose_method(const Plan& plan, MPI_Comm comm, const CostModel& model) {
@@ -111,7 +116,7 @@ AutoChoice choose_method(const Plan& plan, MPI_Comm comm, const CostModel& model
   }
   choice.exchange = std::move(candidates[winner]);
   choice.reason = "auto: fastest measured, " + format("%.3g us per call", measured[winner] * 1e6) +
-                  " (max over ranks of " + std::to_string(auto_timed_calls) + " timed calls after " +
+                  " (slowest rank's median of " + std::to_string(auto_timed_calls) + " timed calls after " +
                   std::to_string(auto_warmup_calls) + " warm-up)";
   if (runner_up != count)
     choice.reason += "; next " + std::string(to_string(concrete_methods[runner_up])) +

@@ -24,7 +24,8 @@ inline constexpr std::uint64_t allreduce_max_dense_bytes = std::uint64_t(32) << 
 inline constexpr double hopeless_factor = 8.0;
 
 /// Calls per measured candidate: the first ones warm up (buffers, MPI connections) and are
-/// not timed. Kept small because auto runs at every setup.
+/// not timed; auto keeps the median of the timed ones. Kept small because auto runs at every
+/// setup.
 inline constexpr int auto_warmup_calls = 1;
 inline constexpr int auto_timed_calls = 5;
 
@@ -38,7 +39,8 @@ struct AutoChoice {
 /// Collective over comm.
 AutoChoice choose_method(const Plan& plan, MPI_Comm comm, const CostModel& model = {});
 
-/// Mean seconds per call of `exchange` on this rank (double values, k = 1), after warm-up.
+/// Median seconds per call of `exchange` on this rank (double values, k = 1), after warm-up:
+/// the median shrugs off a call that lost its core to another process.
 double time_exchange(Exchange& exchange, const Plan& plan, int warmup, int repetitions);
 
 }  // namespace gsr::detail
