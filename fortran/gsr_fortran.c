@@ -175,11 +175,24 @@ static int to_op(int op, gs_op *out, const char *call) {
   }
 }
 
+/* A bad argument found here must not leave the other ranks waiting in the exchange: take
+ * part in the round with a code the C library rejects (it then sends "failed" headers to
+ * the neighbours instead of data), and only then report the Fortran-level error. */
+static void join_failed_round(struct gs_data *gsh) {
+  const int mode = gsr_get_error_mode();
+  gsr_set_error_mode(GSR_ERRORS_RETURN);
+  gs(NULL, gs_dom_n, gs_add, 0, gsh, NULL);
+  gsr_set_error_mode(mode);
+}
+
 /* Converts everything an operation needs; 0 (after reporting) when anything is wrong. */
 static int prepare(int h, int dom, int op, const char *call, struct gs_data **gsh,
                    gs_dom *c_dom, gs_op *c_op) {
   *gsh = find_handle(h, call);
-  return *gsh && to_dom(dom, c_dom, call) && to_op(op, c_op, call);
+  if (!*gsh) return 0;
+  const int dom_ok = dom >= 1 && dom <= 4, op_ok = op >= 1 && op <= 5;
+  if (!dom_ok || !op_ok) join_failed_round(*gsh);
+  return to_dom(dom, c_dom, call) && to_op(op, c_op, call);
 }
 
 static int check_components(int k, const char *call) {
@@ -337,6 +350,7 @@ void gsr_f_vec(int h, void *u, int k, int dom, int op, int transpose, const char
   gs_dom c_dom;
   gs_op c_op;
   if (!prepare(h, dom, op, call, &gsh, &c_dom, &c_op)) return;
+  if (k < 1) join_failed_round(gsh);
   if (!check_components(k, call)) return;
   c_call_begin();
   gs_vec(u, (unsigned)k, c_dom, c_op, transpose != 0, gsh, NULL);
@@ -350,6 +364,7 @@ void gsr_f_many(int h, void *u1, void *u2, void *u3, void *u4, void *u5, void *u
   gs_op c_op;
   void *arrays[GSR_F_MAX_MANY];
   if (!prepare(h, dom, op, call, &gsh, &c_dom, &c_op)) return;
+  if (k < 1 || k > GSR_F_MAX_MANY) join_failed_round(gsh);
   if (!gather_arrays(k, u1, u2, u3, u4, u5, u6, arrays, call)) return;
   c_call_begin();
   gs_many(arrays, (unsigned)k, c_dom, c_op, transpose != 0, gsh, NULL);
@@ -382,6 +397,7 @@ int gsr_f_ivec(int h, void *u, int k, int dom, int op, int transpose, const char
   gs_dom c_dom;
   gs_op c_op;
   if (!prepare(h, dom, op, call, &gsh, &c_dom, &c_op)) return 0;
+  if (k < 1) join_failed_round(gsh);
   if (!check_components(k, call)) return 0;
   const int r = add_request();
   if (!r) {
@@ -404,6 +420,7 @@ int gsr_f_imany(int h, void *u1, void *u2, void *u3, void *u4, void *u5, void *u
   gs_op c_op;
   void *arrays[GSR_F_MAX_MANY];
   if (!prepare(h, dom, op, call, &gsh, &c_dom, &c_op)) return 0;
+  if (k < 1 || k > GSR_F_MAX_MANY) join_failed_round(gsh);
   if (!gather_arrays(k, u1, u2, u3, u4, u5, u6, arrays, call)) return 0;
   const int r = add_request();
   if (!r) {

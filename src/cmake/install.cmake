@@ -19,5 +19,8 @@ write_basic_package_version_file(${PROJECT_BINARY_DIR}/gsrConfigVersion.cmake
 install(FILES ${PROJECT_BINARY_DIR}/gsrConfig.cmake ${PROJECT_BINARY_DIR}/gsrConfigVersion.cmake
         DESTINATION ${GSR_CMAKE_DIR})
 
+# The .pc file finds its prefix relative to itself, so `cmake --install --prefix P` works.
+file(RELATIVE_PATH GSR_PC_TO_PREFIX "/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/")
+string(REGEX REPLACE "/$" "" GSR_PC_TO_PREFIX "${GSR_PC_TO_PREFIX}")
 configure_file(${CMAKE_CURRENT_LIST_DIR}/gsr.pc.in ${PROJECT_BINARY_DIR}/gsr.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/gsr.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

@@ -128,6 +128,24 @@ program errors
   call gs_op(h, u, gsr_double, gsr_sum, 0)
   call check_true('no error from a good call', gsr_last_error() == gsr_success)
   call check_real('table 2 sum after the errors', u(1:count), table2(first:first + count - 1, 1))
+
+  ! One rank passes a bad dom code while the other calls correctly: no hang; the bad rank
+  ! gets invalid_argument, its neighbour a remote error, and neither rank's data changes.
+  if (ranks == 2) then
+    u(1:count) = seed_u(first:first + count - 1)
+    call gsr_clear_error()
+    if (rank == 0) then
+      call gs_op(h, u, 9, gsr_sum, 0)
+      call check_error('bad dom on rank 0 only', gsr_last_error(), gsr_last_error_message(), &
+                       gsr_err_invalid_argument, 'gs_op: unknown dom code 9')
+    else
+      call gs_op(h, u, gsr_double, gsr_sum, 0)
+      call check_error('good call beside a bad rank', gsr_last_error(), gsr_last_error_message(), &
+                       gsr_err_remote, 'rank 0')
+    end if
+    call check_real('shared data unchanged when a peer was bad', u(1:count), &
+                    seed_u(first:first + count - 1), 0.0_dp)
+  end if
   call gs_free(h)
 
   call finish('errors')
