@@ -31,7 +31,9 @@ protected:
 
   void expect_outcome(const std::string& what) {
     const int code = gsr_last_error();
-    if (odd()) EXPECT_NE(code, GSR_SUCCESS) << what << ": the rank with the odd argument got no error";
+    if (odd()) {
+      EXPECT_NE(code, GSR_SUCCESS) << what << ": the rank with the odd argument got no error";
+    }
     if (code != GSR_SUCCESS) {
       EXPECT_TRUE(code == GSR_ERR_MISMATCH || code == GSR_ERR_REMOTE)
           << what << ": rank " << comm.id << " code " << code << ": " << gsr_last_error_message();

@@ -73,8 +73,9 @@ protected:
     struct gs_data* h = gs_setup(ids.data(), static_cast<uint>(ids.size()), &comm.c, unique,
                                  GetParam().code, 0);
     EXPECT_NE(h, nullptr) << "gs_setup failed: " << gsr_last_error_message();
-    if (h != nullptr && GetParam().name != nullptr)
+    if (h != nullptr && GetParam().name != nullptr) {
       EXPECT_STREQ(gsr_method_name(h), GetParam().name);
+    }
     return h;
   }
 

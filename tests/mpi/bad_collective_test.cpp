@@ -51,7 +51,9 @@ void expect_odd_rank_fails(const std::function<void()>& call, const std::string&
     ADD_FAILURE() << what << ": non-gsr exception on rank " << world_rank() << ": " << e.what();
     threw = true;
   }
-  if (odd_rank()) EXPECT_TRUE(threw) << what << ": the rank with the odd argument completed without an error";
+  if (odd_rank()) {
+    EXPECT_TRUE(threw) << what << ": the rank with the odd argument completed without an error";
+  }
 }
 
 /// Setup disagreements are caught on every rank: setup communicates anyway.
@@ -63,9 +65,10 @@ void expect_every_rank_fails(const std::function<void()>& call, std::initializer
   } catch (const gsr::Error& e) {
     EXPECT_TRUE(e.code() == ErrorCode::mismatch || e.code() == ErrorCode::remote)
         << what << ": rank " << world_rank() << " got " << gsr_test::code_name(e.code()) << ": " << e.what();
-    if (e.code() == ErrorCode::mismatch)
+    if (e.code() == ErrorCode::mismatch) {
       EXPECT_TRUE(gsr_test::mentions_any(e.what(), words)) << what << ": message \"" << e.what()
                                                           << "\" does not name the problem";
+    }
   }
 }
 

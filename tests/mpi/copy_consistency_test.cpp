@@ -104,7 +104,9 @@ TEST_P(CopyConsistency, SeedAssignmentGivesZero) {
   gsr::Handle h(ids_of(rank), MPI_COMM_WORLD, options);
   std::vector<double> v = values_of<double>(rank, {1e16, 1.0, -1e16});
   h.apply(std::span<double>(v), Op::add);
-  if (rank < 3) EXPECT_EQ(v[1], 0.0) << "rank " << rank;
+  if (rank < 3) {
+    EXPECT_EQ(v[1], 0.0) << "rank " << rank;
+  }
 }
 
 TEST_P(CopyConsistency, MulOfNearOneValues) {
