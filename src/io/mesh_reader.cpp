@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <functional>
 #include <limits>
 
 namespace gsr {
@@ -158,7 +159,19 @@ void validate(OpenMesh& mesh) {
   }
 }
 
-OpenMesh open_mesh(const std::string& path, MPI_Comm comm) {
+// Collective open of different files (or reads by different distributions) would leave
+// ranks waiting in different HDF5 calls: compare a digest of the arguments first.
+void check_same_arguments(const std::string& path, int distribution, MPI_Comm comm) {
+  const auto digest = static_cast<long long>(std::hash<std::string>{}(path + '\n' + std::to_string(distribution)) >> 1);
+  long long bounds[2] = {digest, -digest};
+  MPI_Allreduce(MPI_IN_PLACE, bounds, 2, MPI_LONG_LONG, MPI_MAX, comm);
+  if (bounds[0] != -bounds[1])
+    throw Error(ErrorCode::mismatch, "file '" + path + "': the ranks disagree about the file to read or the " +
+                                         "distribution (every rank must pass the same)");
+}
+
+OpenMesh open_mesh(const std::string& path, MPI_Comm comm, int distribution) {
+  check_same_arguments(path, distribution, comm);
   OpenMesh mesh(path);
   QuietHdf5 quiet;
   agreed(comm, [&] {
@@ -260,12 +273,12 @@ std::vector<std::int64_t> partitioned_elements(OpenMesh& mesh, MPI_Comm comm, hi
 }  // namespace io
 
 MeshInfo read_mesh_info(const std::string& path, MPI_Comm comm) {
-  return io::open_mesh(path, comm).info;
+  return io::open_mesh(path, comm, -1).info;
 }
 
 Mesh read_mesh(const std::string& path, MPI_Comm comm, ReadOptions options) {
   using namespace io;
-  OpenMesh file_mesh = open_mesh(path, comm);
+  OpenMesh file_mesh = open_mesh(path, comm, static_cast<int>(options.distribution));
   QuietHdf5 quiet;
   Id transfer = collective_transfer();
   Mesh mesh;

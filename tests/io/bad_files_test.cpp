@@ -94,6 +94,19 @@ TEST_F(BadFiles, CLoaderReturnsIoErrorInReturnMode) {
   gsr_set_error_mode(previous);
 }
 
+TEST_F(BadFiles, RanksAskingForDifferentFilesAllFail) {
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  const std::string path = dir_->file(rank == 0 ? "a.h5" : "b.h5");
+  try {
+    (void)gsr::read_mesh(path, MPI_COMM_WORLD);
+    ADD_FAILURE() << "different files were read without error";
+  } catch (const gsr::Error& e) {
+    EXPECT_EQ(e.code(), gsr::ErrorCode::mismatch) << e.what();
+    EXPECT_NE(std::string(e.what()).find("disagree"), std::string::npos) << e.what();
+  }
+}
+
 TEST(CMeshLoader, RejectsBadArgumentsInReturnMode) {
   const int previous = gsr_get_error_mode();
   gsr_set_error_mode(GSR_ERRORS_RETURN);
