@@ -63,7 +63,7 @@ int run(const Arguments& args, MPI_Comm comm, int rank) {
       std::cerr << "gsr-check: the report differs from " << args.expect_path << " in " << differences.size()
                 << " place" << (differences.size() == 1 ? "" : "s") << ":\n";
       for (const std::string& line : differences) std::cerr << "  " << line << "\n";
-    } else if (!args.expect_path.empty() && expect_error.empty() && rank == 0) {
+    } else if (!args.expect_path.empty() && expect_error.empty()) {
       std::cerr << "gsr-check: the report matches " << args.expect_path << "\n";
     }
   }
