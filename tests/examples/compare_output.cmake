@@ -1,6 +1,7 @@
 # Runs an example under mpiexec and compares its standard output with a file of expected
 # lines, typed in from the seed documentation's tables.
 #   cmake -DMPIEXEC=... -DNP=2 -DPROGRAM=... -DEXPECTED=... -P compare_output.cmake
+cmake_policy(SET CMP0007 NEW)
 execute_process(COMMAND ${MPIEXEC} -n ${NP} ${PROGRAM}
                 OUTPUT_VARIABLE output ERROR_VARIABLE errors RESULT_VARIABLE status
                 TIMEOUT 60)
