@@ -5,6 +5,7 @@
 
 #include "capi/errors.hpp"
 #include "core/handle_state.hpp"
+#include "core/mpi_util.hpp"
 
 #include <cstdio>
 #include <cstdlib>
@@ -94,6 +95,7 @@ extern "C" {
 void comm_init(struct comm* c, MPI_Comm mpi_comm) {
   guarded("comm_init", mpi_comm, [&] {
     if (!c) throw gsr::Error(gsr::ErrorCode::invalid_argument, "gsr: struct comm pointer is NULL");
+    gsr::detail::require_communicator(mpi_comm, "comm_init");
     int rank = 0, size = 0;
     if (MPI_Comm_dup(mpi_comm, &c->c) != MPI_SUCCESS)
       throw gsr::Error(gsr::ErrorCode::mpi, "gsr: MPI_Comm_dup failed");

@@ -172,6 +172,7 @@ Handle::Handle(std::span<const std::int64_t> ids, MPI_Comm user_comm, SetupOptio
   const double begin = MPI_Wtime();
   Method method = Method::automatic;
   std::string reason;
+  require_communicator(user_comm, "setup");
   collectively(user_comm, [&] {
     if (ids.data() == nullptr && !ids.empty())
       throw Error(ErrorCode::invalid_argument,
@@ -324,14 +325,21 @@ std::string Handle::summary() const {
 
 // ---- Request -----------------------------------------------------------------------
 
+namespace {
+// A pending request being destroyed or overwritten is waited for; an error then has
+// nowhere to go but stderr, which beats losing it.
+void wait_unowned(Request& request) noexcept {
+  try {
+    request.wait();
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "gsr: a pending request was destroyed and its wait failed: %s\n", e.what());
+  }
+}
+}  // namespace
+
 Request& Request::operator=(Request&& other) noexcept {
   if (this != &other) {
-    if (pending()) {
-      try {
-        wait();
-      } catch (...) {
-      }
-    }
+    if (pending()) wait_unowned(*this);
     state_ = std::move(other.state_);
     slot_ = other.slot_;
   }
@@ -339,12 +347,7 @@ Request& Request::operator=(Request&& other) noexcept {
 }
 
 Request::~Request() {
-  if (pending()) {
-    try {
-      wait();
-    } catch (...) {
-    }
-  }
+  if (pending()) wait_unowned(*this);
 }
 
 void Request::wait() {

@@ -13,6 +13,11 @@ void throw_mpi_error(int code, const char* call, const char* file, int line) {
                                   " (" + file + ":" + std::to_string(line) + ")");
 }
 
+void require_communicator(MPI_Comm comm, const char* what) {
+  if (comm == MPI_COMM_NULL)
+    throw Error(ErrorCode::invalid_argument, std::string("gsr: ") + what + ": the communicator (comm) is MPI_COMM_NULL");
+}
+
 int comm_rank(MPI_Comm comm) {
   int r = 0;
   GSR_MPI_CHECK(MPI_Comm_rank(comm, &r));

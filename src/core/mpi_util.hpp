@@ -30,6 +30,10 @@ inline int mpi_count(std::size_t n, const char* what) {
   return static_cast<int>(n);
 }
 
+/// Throws invalid_argument for MPI_COMM_NULL, which no collective can run on (so this error
+/// stays local: there is no communicator to tell the other ranks through).
+void require_communicator(MPI_Comm comm, const char* what);
+
 int comm_rank(MPI_Comm comm);
 int comm_size(MPI_Comm comm);
 

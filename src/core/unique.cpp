@@ -11,6 +11,7 @@ namespace gsr {
 
 void make_unique(std::span<std::int64_t> ids, MPI_Comm comm) {
   using namespace detail;
+  require_communicator(comm, "make_unique");
   collectively(comm, [&] {
     if (ids.data() == nullptr && !ids.empty())
       throw Error(ErrorCode::invalid_argument,

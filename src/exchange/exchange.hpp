@@ -99,6 +99,14 @@ private:
   std::string message_;
 };
 
+/// Completes every request, recording each one's error in its status; returns MPI_SUCCESS
+/// or the first error. MPICH raises errors found while completing requests (such as
+/// MPI_ERR_TRUNCATE, when a peer's call sends more than ours expects) on MPI_COMM_WORLD's
+/// handler, which aborts by default, not on the handle's MPI_ERRORS_RETURN communicator;
+/// so for the duration of the wait MPI_COMM_WORLD returns errors too, then gets its own
+/// handler back. The swap is local to this process and involves no communication.
+int wait_all(std::vector<MPI_Request>& requests, std::vector<MPI_Status>& statuses);
+
 /// Is the method implemented; builds it (collective when the method needs to be).
 bool method_available(Method m) noexcept;
 std::unique_ptr<Exchange> make_exchange(Method m, const Plan& plan, MPI_Comm comm);

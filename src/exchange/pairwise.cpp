@@ -110,7 +110,7 @@ void PairwiseExchange::finish(Workspace& ws) {
   const std::size_t nn = neighbor_ranks_.size();
   const std::size_t row = ws.info.k * ws.kernels->value_size;
 
-  const int rc = MPI_Waitall(static_cast<int>(ws.requests.size()), ws.requests.data(), ws.statuses.data());
+  const int rc = wait_all(ws.requests, ws.statuses);
   HeaderCheck check;
   ws.blocks.resize(nn + 1);
   ws.blocks[0] = ws.partials.data();

@@ -78,6 +78,22 @@ void HeaderCheck::fail(ErrorCode code, std::string message) {
   message_ = std::move(message);
 }
 
+int wait_all(std::vector<MPI_Request>& requests, std::vector<MPI_Status>& statuses) {
+  statuses.resize(requests.size());
+  MPI_Errhandler world_handler;
+  MPI_Comm_get_errhandler(MPI_COMM_WORLD, &world_handler);
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  for (auto& status : statuses) status.MPI_ERROR = MPI_SUCCESS;
+  int rc = MPI_Waitall(static_cast<int>(requests.size()), requests.data(), statuses.data());
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, world_handler);
+  MPI_Errhandler_free(&world_handler);
+  if (rc == MPI_ERR_IN_STATUS) {
+    for (const auto& status : statuses)
+      if (status.MPI_ERROR != MPI_SUCCESS && status.MPI_ERROR != MPI_ERR_PENDING) return status.MPI_ERROR;
+  }
+  return rc;
+}
+
 void HeaderCheck::throw_if_failed() const {
   if (code_ != ErrorCode::ok) throw Error(code_, message_);
 }
