@@ -80,6 +80,7 @@ void HeaderCheck::fail(ErrorCode code, std::string message) {
 
 int wait_all(std::vector<MPI_Request>& requests, std::vector<MPI_Status>& statuses) {
   statuses.resize(requests.size());
+  if (requests.empty()) return MPI_SUCCESS;
   MPI_Errhandler world_handler;
   MPI_Comm_get_errhandler(MPI_COMM_WORLD, &world_handler);
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
