@@ -149,6 +149,45 @@ TEST_P(SeedTables, Table2NonBlocking) {
   }
 }
 
+// Statistics of the seed example, worked out by hand: nodes 3, 6 and 9 are the only groups
+// with more than one entry. At P = 2 each rank has one neighbour and, with pairwise, sends it
+// one message of 3 values; at P = 1 the three groups are local and nothing is sent.
+TEST(SeedStats, PairwiseStatistics) {
+  const std::vector<std::int64_t> ids = local_concat(seed::id);
+  gsr::SetupOptions o;
+  o.method = gsr::Method::pairwise;
+  gsr::Handle h(ids, MPI_COMM_WORLD, o);
+  const gsr::Stats& st = h.stats();
+  EXPECT_EQ(st.method, gsr::Method::pairwise);
+  EXPECT_FALSE(st.method_reason.empty());
+  EXPECT_EQ(st.ranks, world_size());
+  EXPECT_EQ(st.local_entries, ids.size());
+  EXPECT_EQ(st.active_entries, world_size() == 2 ? 3u : 6u);
+  if (world_size() == 2) {
+    EXPECT_EQ(st.local_groups, 0u);
+    EXPECT_EQ(st.shared_groups, 3u);
+    EXPECT_EQ(st.global_shared_ids, 3);
+    EXPECT_EQ(st.neighbors, 1);
+    EXPECT_EQ(st.messages_per_call, 1u);
+    EXPECT_EQ(st.values_per_call, 3u);
+    EXPECT_EQ(st.bytes_per_call(sizeof(double), 2), 3u * 8u * 2u);
+    EXPECT_EQ(st.neighbors_spread.min, 1.0);
+    EXPECT_EQ(st.neighbors_spread.max, 1.0);
+  } else {
+    EXPECT_EQ(st.local_groups, 3u);
+    EXPECT_EQ(st.shared_groups, 0u);
+    EXPECT_EQ(st.global_shared_ids, 0);
+    EXPECT_EQ(st.neighbors, 0);
+    EXPECT_EQ(st.messages_per_call, 0u);
+    EXPECT_EQ(st.values_per_call, 0u);
+  }
+  EXPECT_GT(st.handle_bytes, 0u);
+  EXPECT_GE(st.memory_spread.max, st.memory_spread.min);
+  if (world_rank() == 0) {
+    EXPECT_NE(h.summary().find("pairwise"), std::string::npos) << h.summary();
+  }
+}
+
 std::string method_name(const ::testing::TestParamInfo<gsr::Method>& info) {
   return std::string(gsr::to_string(info.param));
 }
