@@ -206,6 +206,43 @@ TEST_P(NonBlocking, EveryOpDomainTransposeBlockingAndStartWait) {
   }
 }
 
+TEST_P(NonBlocking, BadCallOnOneRankWhileAnotherIsInFlight) {
+  // The last rank passes too short an array. It must get invalid_argument; the others get a
+  // remote (or mismatch) error or complete with correct values; the request started before
+  // is unharmed everywhere, and the next call works (nothing is left on the wire).
+  const PerRank<std::int64_t> ids = methods_test::random_ids(seed0 + 50, world_size());
+  gsr::Handle h(ids[world_rank()], MPI_COMM_WORLD, methods_test::with_method(GetParam()));
+  const bool bad_rank = world_rank() == world_size() - 1;
+  auto before = call<double>(ids, Op::add, Transpose::no, 1, false, seed0 + 51);
+  auto middle = call<double>(ids, Op::mul, Transpose::no, 1, false, seed0 + 52);
+  auto after = call<std::int32_t>(ids, Op::max, Transpose::no, 1, false, seed0 + 53);
+
+  gsr::Request first = before->start(h);
+  if (bad_rank) {
+    std::vector<double> too_short(ids[world_rank()].size() + 1);
+    try {
+      gsr::Request never = h.start_vec(too_short.data(), too_short.size() - 2, 1, gsr::Domain::float64, Op::mul,
+                                       Transpose::no);
+      ADD_FAILURE() << label("bad call") << ": a short array was accepted";
+    } catch (const gsr::Error& e) {
+      EXPECT_EQ(e.code(), gsr::ErrorCode::invalid_argument) << e.what();
+    }
+  } else {
+    try {
+      gsr::Request r = middle->start(h);
+      r.wait();
+      middle->check(label("completed beside a bad call"));
+    } catch (const gsr::Error& e) {
+      EXPECT_TRUE(e.code() == gsr::ErrorCode::remote || e.code() == gsr::ErrorCode::mismatch)
+          << label("beside a bad call") << ": " << e.what();
+    }
+  }
+  first.wait();
+  before->check(label("started before a bad call"));
+  after->apply(h);
+  after->check(label("after a bad call"));
+}
+
 INSTANTIATE_TEST_SUITE_P(Methods, NonBlocking, ::testing::ValuesIn(gsr::concrete_methods), methods_test::method_name);
 
 }  // namespace
