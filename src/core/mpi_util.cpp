@@ -30,7 +30,7 @@ int comm_size(MPI_Comm comm) {
   return p;
 }
 
-void agree_on_errors(MPI_Comm comm, ErrorCode local_code, const std::string& local_message) {
+void agree_on_errors(MPI_Comm comm, ErrorCode local_code, const std::string& local_message, Report report) {
   const int rank = comm_rank(comm);
   const int size = comm_size(comm);
   // The lowest failing rank speaks for all; `size` means nobody failed.
@@ -39,13 +39,14 @@ void agree_on_errors(MPI_Comm comm, ErrorCode local_code, const std::string& loc
   GSR_MPI_CHECK(MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm));
   if (first == size) return;
 
-  int length = first == rank ? static_cast<int>(local_message.size()) : 0;
-  GSR_MPI_CHECK(MPI_Bcast(&length, 1, MPI_INT, first, comm));
+  int header[2] = {static_cast<int>(local_code), first == rank ? static_cast<int>(local_message.size()) : 0};
+  GSR_MPI_CHECK(MPI_Bcast(header, 2, MPI_INT, first, comm));
   std::string text(local_message);
-  text.resize(static_cast<std::size_t>(length));
-  GSR_MPI_CHECK(MPI_Bcast(text.data(), length, MPI_CHAR, first, comm));
+  text.resize(static_cast<std::size_t>(header[1]));
+  GSR_MPI_CHECK(MPI_Bcast(text.data(), header[1], MPI_CHAR, first, comm));
 
   if (local_code != ErrorCode::ok) throw Error(local_code, local_message);
+  if (report == Report::same_everywhere) throw Error(static_cast<ErrorCode>(header[0]), text);
   throw Error(ErrorCode::remote, "gsr: rank " + std::to_string(first) + " failed: " + text);
 }
 

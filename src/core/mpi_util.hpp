@@ -37,15 +37,23 @@ void require_communicator(MPI_Comm comm, const char* what);
 int comm_rank(MPI_Comm comm);
 int comm_size(MPI_Comm comm);
 
-/// Collective: every rank passes its own local error (empty message: none). If any rank
-/// had one, every rank throws: the failing rank its own error, the others an
-/// ErrorCode::remote error quoting the lowest failing rank's message.
-void agree_on_errors(MPI_Comm comm, ErrorCode local_code, const std::string& local_message);
+/// What the other ranks throw when one rank failed.
+enum class Report {
+  remote,           // ErrorCode::remote, quoting the failing rank ("rank 2 failed: ...")
+  same_everywhere,  // the failing rank's own code and message (a bad file is bad for all)
+};
 
-/// Runs `body`; converts a gsr::Error it throws into the agreement above, so that a
-/// rank-local failure inside a collective step becomes an error on every rank.
+/// Collective: every rank passes its own local error (ErrorCode::ok: none). If any rank
+/// had one, every rank throws: the failing rank its own error, the others as `report`
+/// says, quoting the lowest failing rank.
+void agree_on_errors(MPI_Comm comm, ErrorCode local_code, const std::string& local_message,
+                     Report report = Report::remote);
+
+/// Runs `body` (rank-local work: no collective calls inside); converts a gsr::Error it
+/// throws into the agreement above, so that a rank-local failure inside a collective step
+/// becomes an error on every rank.
 template <class Body>
-void collectively(MPI_Comm comm, Body&& body) {
+void collectively(MPI_Comm comm, Body&& body, Report report = Report::remote) {
   ErrorCode code = ErrorCode::ok;
   std::string message;
   try {
@@ -57,7 +65,7 @@ void collectively(MPI_Comm comm, Body&& body) {
     code = ErrorCode::internal;
     message = "gsr: out of memory";
   }
-  agree_on_errors(comm, code, message);
+  agree_on_errors(comm, code, message, report);
 }
 
 }  // namespace gsr::detail

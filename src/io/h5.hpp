@@ -12,7 +12,19 @@
 #include <utility>
 #include <vector>
 
+#include "core/mpi_util.hpp"
+
+#include <utility>
+
 namespace gsr::io {
+
+/// A collective file step: runs rank-local `body`, then every rank throws the same error
+/// (the lowest failing rank's, which names the file and the object) if any rank failed.
+template <class Body>
+void agreed(MPI_Comm comm, Body&& body) {
+  detail::collectively(comm, std::forward<Body>(body), detail::Report::same_everywhere);
+}
+
 
 /// Owns one HDF5 id (file, group, dataset, dataspace, datatype, attribute or property
 /// list) and closes it with H5Idec_ref.
