@@ -197,15 +197,17 @@ Handle::Handle(std::span<const std::int64_t> ids, MPI_Comm user_comm, SetupOptio
   const int rank = comm_rank(s.comm);
   const int ranks = comm_size(s.comm);
 
-  Topology topo = discover(ids, s.comm);
+  std::vector<index_t> order = entries_by_id(ids);
+  Topology topo = discover(ids, order, s.comm);
   if (options.unique) {
     std::vector<std::int64_t> flagged(ids.begin(), ids.end());
-    apply_unique(flagged, topo, rank);
-    s.plan = build_plan(flagged, topo, rank, ranks);
+    apply_unique(flagged, order, topo, rank);
+    s.plan = build_plan(flagged, order, topo, rank, ranks);
   } else {
-    s.plan = build_plan(ids, topo, rank, ranks);
+    s.plan = build_plan(ids, order, topo, rank, ranks);
   }
   topo = Topology{};
+  std::vector<index_t>().swap(order);
 
   Stats& st = s.stats;
   if (method == Method::automatic) {

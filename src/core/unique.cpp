@@ -27,8 +27,9 @@ void make_unique(std::span<std::int64_t> ids, MPI_Comm comm) {
     MPI_Comm& c;
     ~Free() { MPI_Comm_free(&c); }
   } free_comm{private_comm};
-  const Topology topo = discover(ids, private_comm);
-  apply_unique(ids, topo, comm_rank(private_comm));
+  const std::vector<index_t> order = entries_by_id(ids);
+  const Topology topo = discover(ids, order, private_comm);
+  apply_unique(ids, order, topo, comm_rank(private_comm));
 }
 
 }  // namespace gsr

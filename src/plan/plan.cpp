@@ -10,17 +10,6 @@ namespace {
 
 std::int64_t abs_id(std::int64_t id) noexcept { return id < 0 ? -id : id; }
 
-// Entry indices with a non-zero id, sorted by |id|, index order within one |id|.
-std::vector<index_t> entries_by_id(std::span<const std::int64_t> ids) {
-  std::vector<index_t> order;
-  order.reserve(ids.size());
-  for (std::size_t i = 0; i < ids.size(); ++i)
-    if (ids[i] != 0) order.push_back(static_cast<index_t>(i));
-  std::stable_sort(order.begin(), order.end(),
-                   [&](index_t a, index_t b) { return abs_id(ids[a]) < abs_id(ids[b]); });
-  return order;
-}
-
 // Position of `id` in the ascending `shared_ids`, or npos.
 std::size_t find_shared(const std::vector<std::int64_t>& shared_ids, std::int64_t id) {
   auto it = std::lower_bound(shared_ids.begin(), shared_ids.end(), id);
@@ -62,8 +51,7 @@ int unique_owner(std::int64_t id, std::span<const int> holder_ranks,
   return holder_ranks.front();  // unreachable: pick < count
 }
 
-void apply_unique(std::span<std::int64_t> ids, const Topology& topo, int rank) {
-  const auto order = entries_by_id(ids);
+void apply_unique(std::span<std::int64_t> ids, std::span<const index_t> order, const Topology& topo, int rank) {
   for (std::size_t begin = 0; begin < order.size();) {
     const std::int64_t id = abs_id(ids[order[begin]]);
     std::size_t end = begin + 1;
@@ -88,7 +76,8 @@ void apply_unique(std::span<std::int64_t> ids, const Topology& topo, int rank) {
   }
 }
 
-Plan build_plan(std::span<const std::int64_t> ids, const Topology& topo, int rank, int ranks) {
+Plan build_plan(std::span<const std::int64_t> ids, std::span<const index_t> order, const Topology& topo,
+                int rank, int ranks) {
   Plan plan;
   plan.rank = rank;
   plan.ranks = ranks;
@@ -96,7 +85,6 @@ Plan build_plan(std::span<const std::int64_t> ids, const Topology& topo, int ran
   plan.global_shared_ids = topo.global_shared_ids;
   plan.shared_groups = topo.shared_ids.size();
 
-  const auto order = entries_by_id(ids);
 
   // Shared groups take the first rows in shared-id order; local-only ones follow.
   struct Span { std::size_t begin, end; };

@@ -12,7 +12,6 @@
 
 namespace gsr::detail {
 
-using index_t = std::uint32_t;  // local entry index; setup rejects n >= 2^32
 
 /// Compressed rows: row r is items[offsets[r] .. offsets[r+1]).
 template <class T, class Offset = std::size_t>
@@ -70,10 +69,12 @@ struct Plan {
 int unique_owner(std::int64_t abs_id, std::span<const int> holder_ranks,
                  std::span<const unsigned char> holder_unflagged);
 
-/// Applies gs_unique to `ids` in place, given this rank's topology.
-void apply_unique(std::span<std::int64_t> ids, const Topology& topo, int rank);
+/// Applies gs_unique to `ids` in place, given this rank's topology; `order` is
+/// entries_by_id(ids) (flipping signs does not change it).
+void apply_unique(std::span<std::int64_t> ids, std::span<const index_t> order, const Topology& topo, int rank);
 
-/// Builds the plan from the (possibly uniquified) ids and the topology.
-Plan build_plan(std::span<const std::int64_t> ids, const Topology& topo, int rank, int ranks);
+/// Builds the plan from the (possibly uniquified) ids, their order and the topology.
+Plan build_plan(std::span<const std::int64_t> ids, std::span<const index_t> order, const Topology& topo,
+                int rank, int ranks);
 
 }  // namespace gsr::detail

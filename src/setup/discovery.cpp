@@ -29,27 +29,34 @@ int home_rank(std::int64_t abs_id, int ranks) noexcept {
   return static_cast<int>(mix(static_cast<std::uint64_t>(abs_id)) % static_cast<std::uint64_t>(ranks));
 }
 
-Topology discover(std::span<const std::int64_t> ids, MPI_Comm comm) {
-  const int rank = comm_rank(comm);
+std::vector<index_t> entries_by_id(std::span<const std::int64_t> ids) {
+  // Sorting (|id|, index) pairs directly is several times faster than sorting indices
+  // through the ids, and the index makes every key distinct, so the order is stable.
+  std::vector<std::pair<std::uint64_t, index_t>> keyed;
+  keyed.reserve(ids.size());
+  for (std::size_t i = 0; i < ids.size(); ++i)
+    if (ids[i] != 0)
+      keyed.emplace_back(static_cast<std::uint64_t>(ids[i] < 0 ? -ids[i] : ids[i]), static_cast<index_t>(i));
+  std::sort(keyed.begin(), keyed.end());
+  std::vector<index_t> order(keyed.size());
+  for (std::size_t j = 0; j < keyed.size(); ++j) order[j] = keyed[j].second;
+  return order;
+}
+
+Topology discover(std::span<const std::int64_t> ids, std::span<const index_t> order, MPI_Comm comm) {
   const int size = comm_size(comm);
 
-  // Distinct |id| held here, with "held unflagged" as the sign (+: some entry is unflagged).
-  std::vector<std::int64_t> held;
-  held.reserve(ids.size());
-  for (std::int64_t id : ids)
-    if (id != 0) held.push_back(id);
-  std::sort(held.begin(), held.end(), [](std::int64_t a, std::int64_t b) {
-    const std::uint64_t ua = a < 0 ? 0 - static_cast<std::uint64_t>(a) : static_cast<std::uint64_t>(a);
-    const std::uint64_t ub = b < 0 ? 0 - static_cast<std::uint64_t>(b) : static_cast<std::uint64_t>(b);
-    return ua != ub ? ua < ub : a > b;  // positive first within one |id|
-  });
-  std::vector<std::int64_t> distinct;  // encoded: +|id| if held unflagged, else -|id|
-  for (std::int64_t id : held) {
-    const std::int64_t abs_id = id < 0 ? -id : id;
-    if (!distinct.empty() && (distinct.back() == abs_id || distinct.back() == -abs_id)) continue;
-    distinct.push_back(id);  // the first of each |id| is positive if any entry is
+  // Distinct |id| held here, encoded +|id| if some entry holds it unflagged, else -|id|.
+  std::vector<std::int64_t> distinct;
+  for (std::size_t begin = 0; begin < order.size();) {
+    const std::int64_t id = ids[order[begin]] < 0 ? -ids[order[begin]] : ids[order[begin]];
+    bool unflagged = false;
+    std::size_t end = begin;
+    for (; end < order.size() && (ids[order[end]] == id || ids[order[end]] == -id); ++end)
+      unflagged = unflagged || ids[order[end]] > 0;
+    distinct.push_back(unflagged ? id : -id);
+    begin = end;
   }
-  std::vector<std::int64_t>().swap(held);
 
   Topology topo;
   if (size == 1) return topo;
@@ -115,7 +122,6 @@ Topology discover(std::span<const std::int64_t> ids, MPI_Comm comm) {
   }
 
   GSR_MPI_CHECK(MPI_Allreduce(&homed_shared, &topo.global_shared_ids, 1, MPI_INT64_T, MPI_SUM, comm));
-  (void)rank;
   return topo;
 }
 

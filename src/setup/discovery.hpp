@@ -11,6 +11,12 @@
 
 namespace gsr::detail {
 
+using index_t = std::uint32_t;  // local entry index; setup rejects n >= 2^32
+
+/// Indices of the entries with a non-zero id, sorted by |id|, index order within one |id|.
+/// Setup sorts once and every later step (discovery, unique, plan) walks this order.
+std::vector<index_t> entries_by_id(std::span<const std::int64_t> ids);
+
 struct Topology {
   /// Distinct |id| this rank holds that some other rank also holds, ascending.
   std::vector<std::int64_t> shared_ids;
@@ -24,8 +30,9 @@ struct Topology {
   std::int64_t global_shared_ids = 0;
 };
 
-/// Collective. `ids` are this rank's ids (0 = not taking part, sign = flag).
-Topology discover(std::span<const std::int64_t> ids, MPI_Comm comm);
+/// Collective. `ids` are this rank's ids (0 = not taking part, sign = flag); `order` is
+/// entries_by_id(ids).
+Topology discover(std::span<const std::int64_t> ids, std::span<const index_t> order, MPI_Comm comm);
 
 /// The rank that collects the holders of |id| (also used by tests to reason about load).
 int home_rank(std::int64_t abs_id, int ranks) noexcept;
