@@ -158,8 +158,9 @@ TEST(MethodStats, PairwiseSendsOneMessagePerNeighbour) {
 TEST(MethodStats, AllreduceStepsAsideAboveItsSlotLimit) {
   using namespace gsr::detail;
   const std::vector<std::int64_t> ids = ring_ids();
-  const Topology topo = discover(ids, MPI_COMM_WORLD);
-  const Plan plan = build_plan(ids, topo, world_rank(), world_size());
+  const std::vector<index_t> order = entries_by_id(ids);
+  const Topology topo = discover(ids, order, MPI_COMM_WORLD);
+  const Plan plan = build_plan(ids, order, topo, world_rank(), world_size());
   // Ring: P blocks of 4 ids, each block held by 2 ranks (P = 2: both blocks by both ranks;
   // P = 1: nothing shared).
   const std::uint64_t slots = world_size() == 1 ? 0 : 8 * static_cast<std::uint64_t>(world_size());
