@@ -1,5 +1,6 @@
 // mesh_roundtrip_test.cpp — write, then read back in parallel (P = 1..4), with both
 // distributions and both writers; plus the C loader and the seed's two-element file.
+#include "world.hpp"
 #include "scratch_dir.hpp"
 #include "tools/box.hpp"
 
@@ -19,17 +20,8 @@ using gsr::testing::ScratchDir;
 using gsr::tools::Box;
 using gsr::tools::BoxSpec;
 
-int world_rank() {
-  int rank = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  return rank;
-}
-
-int world_size() {
-  int size = 1;
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  return size;
-}
+using gsr_test::world_size;
+using gsr_test::world_rank;
 
 /// A small 3-D box with every feature: periodic in z, deformed, partitioned for P.
 BoxSpec test_box() {

@@ -5,6 +5,7 @@
 
 #include <gsr/handle.hpp>
 
+#include "world.hpp"
 #include "reference.hpp"
 
 #include <gtest/gtest.h>
@@ -22,16 +23,8 @@ namespace methods_test {
 
 using gsr_test::PerRank;
 
-inline int world_size() {
-  int size = 1;
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  return size;
-}
-inline int world_rank() {
-  int rank = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  return rank;
-}
+using gsr_test::world_size;
+using gsr_test::world_rank;
 
 /// Random ids for every rank: about 10% zeros, 25% flagged, magnitudes from a small pool
 /// (so groups span several ranks, often with repeats on one rank) plus ids above 2^32.

@@ -3,6 +3,7 @@
 // (the ctest timeout catches a hang). Needs P >= 2; registered at P = 2 and 3.
 #include <gsr/handle.hpp>
 
+#include "world.hpp"
 #include "reference.hpp"
 #include "reference_errors.hpp"
 
@@ -21,16 +22,9 @@ using gsr::ErrorCode;
 using gsr::Op;
 using gsr::Transpose;
 
-int world_size() {
-  int size = 1;
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  return size;
-}
-int world_rank() {
-  int rank = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  return rank;
-}
+using gsr_test::world_size;
+using gsr_test::world_rank;
+
 bool odd_rank() { return world_rank() == world_size() - 1; }
 
 /// Ids 1 and 2 are shared by every rank, so every rank exchanges with every other.

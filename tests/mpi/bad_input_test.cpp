@@ -3,6 +3,7 @@
 // working afterwards.
 #include <gsr/handle.hpp>
 
+#include "world.hpp"
 #include "reference.hpp"
 #include "reference_errors.hpp"
 
@@ -19,11 +20,7 @@ using gsr::Op;
 using gsr::Transpose;
 using gsr_test::expect_error;
 
-int world_rank() {
-  int rank = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  return rank;
-}
+using gsr_test::world_rank;
 
 /// Every rank holds ids 1 and 2 (shared by all) and one id of its own.
 std::vector<std::int64_t> my_ids() { return {1, 2, 10 + world_rank()}; }

@@ -4,6 +4,7 @@
 // shows it is the canonical one (ascending rank order). At P = 4 rank 3 does not hold the id.
 #include <gsr/handle.hpp>
 
+#include "world.hpp"
 #include "reference.hpp"
 
 #include <gtest/gtest.h>
@@ -22,16 +23,8 @@ using gsr::Transpose;
 
 constexpr std::int64_t shared_id = 42;
 
-int world_size() {
-  int size = 1;
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  return size;
-}
-int world_rank() {
-  int rank = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  return rank;
-}
+using gsr_test::world_size;
+using gsr_test::world_rank;
 
 /// Ranks 0-2: {7 + rank, 42, 100 + rank}; rank 3 and beyond: ids nobody else holds.
 std::vector<std::int64_t> ids_of(int rank) {

@@ -9,6 +9,7 @@
 // combinations.
 #include <gsr/handle.hpp>
 
+#include "world.hpp"
 #include "reference.hpp"
 #include "reference_random.hpp"
 
@@ -34,16 +35,8 @@ using gsr_test::random_values;
 
 constexpr std::uint64_t base_seed = 0x6e656b35303030ULL;  // fixed: failures must reproduce
 
-int world_size() {
-  int size = 1;
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  return size;
-}
-int world_rank() {
-  int rank = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  return rank;
-}
+using gsr_test::world_size;
+using gsr_test::world_rank;
 
 // ---- the matrix ---------------------------------------------------------------------------
 

@@ -3,6 +3,7 @@
 // ids concatenated; Tables 3/4 use Table 1's id_asym rows concatenated).
 #include <gsr/handle.hpp>
 
+#include "world.hpp"
 #include "reference_tables.hpp"
 
 #include <gtest/gtest.h>
@@ -18,16 +19,8 @@ namespace seed = gsr_test::seed;
 using gsr::Op;
 using gsr::Transpose;
 
-int world_size() {
-  int size = 1;
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  return size;
-}
-int world_rank() {
-  int rank = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  return rank;
-}
+using gsr_test::world_size;
+using gsr_test::world_rank;
 
 /// The elements this rank holds: {rank} at P = 2, {0, 1} at P = 1.
 std::vector<int> my_elements() {

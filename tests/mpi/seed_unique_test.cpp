@@ -3,6 +3,7 @@
 // table's owner choice depends on having one element per rank.
 #include <gsr/handle.hpp>
 
+#include "world.hpp"
 #include "reference_tables.hpp"
 
 #include <gtest/gtest.h>
@@ -16,11 +17,7 @@ namespace {
 
 namespace seed = gsr_test::seed;
 
-int world_rank() {
-  int rank = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  return rank;
-}
+using gsr_test::world_rank;
 
 void require_two_ranks() {
   int size = 0;
