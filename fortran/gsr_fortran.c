@@ -279,7 +279,7 @@ int gsr_f_setup(const slong *id, int n, int fcomm, int check_np, int np, int uni
     return 0;
   }
 
-  struct comm c;
+  struct comm c = {0, 0, MPI_COMM_NULL};
   comm_init(&c, mpi_comm);
   c_call_begin();
   struct gs_data *gsh =
@@ -302,12 +302,19 @@ void gsr_f_unique(slong *id, int n, int fcomm) {
   const char *call = "gs_unique";
   MPI_Comm mpi_comm;
   if (!to_comm(fcomm, &mpi_comm, call)) return;
+  struct comm c = {0, 0, MPI_COMM_NULL};
+  comm_init(&c, mpi_comm);
   if (n < 0) {
+    /* Take part in gs_unique's collective with arguments it rejects, so that the other
+     * ranks get an error instead of waiting, then report what was wrong here. */
+    const int mode = gsr_get_error_mode();
+    gsr_set_error_mode(GSR_ERRORS_RETURN);
+    gs_unique(NULL, 1, &c);
+    gsr_set_error_mode(mode);
+    comm_free(&c);
     fail(GSR_ERR_INVALID_ARGUMENT, call, "n = %d is negative", n);
     return;
   }
-  struct comm c;
-  comm_init(&c, mpi_comm);
   c_call_begin();
   gs_unique(id, (uint)n, &c);
   c_call_end(call);
@@ -364,8 +371,10 @@ void gsr_f_many(int h, void *u1, void *u2, void *u3, void *u4, void *u5, void *u
   gs_op c_op;
   void *arrays[GSR_F_MAX_MANY];
   if (!prepare(h, dom, op, call, &gsh, &c_dom, &c_op)) return;
-  if (k < 1 || k > GSR_F_MAX_MANY) join_failed_round(gsh);
-  if (!gather_arrays(k, u1, u2, u3, u4, u5, u6, arrays, call)) return;
+  if (!gather_arrays(k, u1, u2, u3, u4, u5, u6, arrays, call)) {
+    join_failed_round(gsh);
+    return;
+  }
   c_call_begin();
   gs_many(arrays, (unsigned)k, c_dom, c_op, transpose != 0, gsh, NULL);
   c_call_end(call);
@@ -420,8 +429,10 @@ int gsr_f_imany(int h, void *u1, void *u2, void *u3, void *u4, void *u5, void *u
   gs_op c_op;
   void *arrays[GSR_F_MAX_MANY];
   if (!prepare(h, dom, op, call, &gsh, &c_dom, &c_op)) return 0;
-  if (k < 1 || k > GSR_F_MAX_MANY) join_failed_round(gsh);
-  if (!gather_arrays(k, u1, u2, u3, u4, u5, u6, arrays, call)) return 0;
+  if (!gather_arrays(k, u1, u2, u3, u4, u5, u6, arrays, call)) {
+    join_failed_round(gsh);
+    return 0;
+  }
   const int r = add_request();
   if (!r) {
     fail(GSR_ERR_INTERNAL, call, "out of memory for the request table");

@@ -9,6 +9,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
 #include <map>
 #include <optional>
 #include <unordered_set>
@@ -34,6 +35,18 @@ std::unordered_set<const gs_data*> live_handles;
 std::map<int, gs_data*> handles_by_serial;
 int next_serial = 1;
 constexpr int requests_per_handle = 1 << 12;
+// Request ids are serial * requests_per_handle + index and must stay a positive int, so
+// serials wrap around and a serial is reused once its handle is freed.
+constexpr int max_serial = std::numeric_limits<int>::max() / requests_per_handle - 1;
+
+int allocate_serial() {
+  for (int tried = 0; tried < max_serial; ++tried) {
+    const int serial = next_serial;
+    next_serial = next_serial >= max_serial ? 1 : next_serial + 1;
+    if (!handles_by_serial.count(serial)) return serial;
+  }
+  throw Error(ErrorCode::state, "gsr: more than " + std::to_string(max_serial) + " handles are live; gs_free some");
+}
 
 gs_data& checked(const gs_data* h) {
   if (!h) throw Error(ErrorCode::state, "gsr: the handle is NULL");
@@ -133,7 +146,7 @@ struct gs_data* gs_setup(const slong* id, uint n, const struct comm* comm, int u
     gsr::SetupOptions options{unique != 0, static_cast<gsr::Method>(method), verbose != 0};
     auto data = std::unique_ptr<gs_data>(new gs_data{
         gsr::Handle(std::span<const std::int64_t>(id, n), comm->c, options), 0, {}});
-    data->serial = gsr::capi::next_serial++;
+    data->serial = gsr::capi::allocate_serial();
     gsr::capi::live_handles.insert(data.get());
     gsr::capi::handles_by_serial[data->serial] = data.get();
     result = data.release();

@@ -83,11 +83,13 @@ std::string HandleState::validate(const DataRef& data, std::size_t length, const
            " (expected add, mul, min, max or bpr)";
   if (!find_kernels(info.dom, info.op))
     return "gsr: op bpr is defined for integer domains only, not " + std::string(to_string(info.dom));
+  if (info.transpose != Transpose::no && info.transpose != Transpose::yes)
+    return "gsr: transpose must be 0 or 1, not " + std::to_string(static_cast<int>(info.transpose));
   if (info.k == 0) return "gsr: k must be at least 1";
   if (info.k > std::numeric_limits<std::uint32_t>::max()) return "gsr: k = " + std::to_string(info.k) + " is too large";
   const std::size_t n = plan.n;
   if (info.many) {
-    if (!data.arrays) return "gsr: the array of " + std::to_string(info.k) + " data pointers is NULL";
+    if (n > 0 && !data.arrays) return "gsr: the array of " + std::to_string(info.k) + " data pointers is NULL";
     if (n > 0)
       for (std::size_t c = 0; c < info.k; ++c)
         if (!data.arrays[c])
@@ -99,6 +101,10 @@ std::string HandleState::validate(const DataRef& data, std::size_t length, const
       return "gsr: data has " + std::to_string(length) + " values, expected n * k = " + std::to_string(n) +
              " * " + std::to_string(info.k) + " = " + std::to_string(n * info.k);
   }
+  const std::size_t message_bytes = max_message_values * info.k * size_of(info.dom) + sizeof(MessageHeader);
+  if (message_bytes > static_cast<std::size_t>(std::numeric_limits<int>::max()))
+    return "gsr: k = " + std::to_string(info.k) + " would make one message " + std::to_string(message_bytes) +
+           " bytes, more than MPI can count in one call; split the call into smaller k";
   return {};
 }
 
@@ -128,6 +134,10 @@ std::size_t HandleState::start(const DataRef& data, std::size_t length, const Ca
 
   slot.busy = true;
   slot.data = data;
+  if (data.many && data.arrays) {
+    slot.arrays.assign(data.arrays, data.arrays + info.k);
+    slot.data.arrays = slot.arrays.data();
+  }
   ++pending;
   const EntryMap& contrib = contributing(info.transpose);
   const EntryMap& receive = receiving(info.transpose);
@@ -236,6 +246,9 @@ Handle::Handle(std::span<const std::int64_t> ids, MPI_Comm user_comm, SetupOptio
     st.messages_per_call += stage.messages;
     st.values_per_call += stage.values;
   }
+  for (const auto& stage : st.stages) s.max_message_values = std::max(s.max_message_values, stage.values);
+  // Only the exchange constructors read the holders; the plan keeps local maps only.
+  s.plan.holders = Csr<int>{};
   st.handle_bytes = sizeof(HandleState) + s.plan.bytes() + s.exchange->bytes();
   st.neighbors_spread = spread_over_ranks(s.comm, st.neighbors, ranks);
   st.bytes_spread = spread_over_ranks(s.comm, static_cast<double>(st.bytes_per_call(sizeof(double))), ranks);

@@ -28,10 +28,14 @@ struct HandleState {
   struct Slot {
     bool busy = false;
     DataRef data;
+    std::vector<void*> arrays;  // copy of the many-layout pointers: the caller's may be gone by wait
     Workspace ws;
   };
   std::vector<std::unique_ptr<Slot>> slots;
   std::size_t pending = 0;
+  /// Largest number of values (one component) any single message of the method carries;
+  /// a call whose k and value size would push a message past MPI's int count is rejected.
+  std::size_t max_message_values = 0;
 
   /// Validates and begins one call; returns the slot. `length` is the number of values at
   /// data.base for the vec layout (ignored for many). Throws Error on bad arguments, after

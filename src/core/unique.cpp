@@ -16,6 +16,9 @@ void make_unique(std::span<std::int64_t> ids, MPI_Comm comm) {
     if (ids.data() == nullptr && !ids.empty())
       throw Error(ErrorCode::invalid_argument,
                   "gsr: ids are NULL with n = " + std::to_string(ids.size()) + " entries");
+    if (ids.size() >= std::numeric_limits<index_t>::max())
+      throw Error(ErrorCode::invalid_argument, "gsr: n = " + std::to_string(ids.size()) +
+                                                   " local ids exceed the limit of 2^32 - 1");
     for (std::size_t i = 0; i < ids.size(); ++i)
       if (ids[i] == std::numeric_limits<std::int64_t>::min())
         throw Error(ErrorCode::invalid_argument,

@@ -158,10 +158,10 @@ void AllreduceExchange::complete(Workspace& ws) noexcept {
       std::memcpy(header, ws.recv.data(), header_bytes);
       HeaderCheck check;
       if (header[2] != 0)
-        check.fail(ErrorCode::remote, "gsr: gs: another rank rejected its arguments for this call (see its "
+        check.fail(ErrorCode::remote, "gsr: another rank rejected its arguments for this call (see its "
                                       "error); no values were exchanged");
       else if ((header[0] & header[1]) != 0)
-        check.fail(ErrorCode::mismatch, "gsr: gs: ranks disagree about the call: this rank called with " +
+        check.fail(ErrorCode::mismatch, "gsr: ranks disagree about the call: this rank called with " +
                                             ws.info.describe() + ", at least one other rank with something else");
       check.throw_if_failed();
       const std::size_t slots = static_cast<std::size_t>(total_slots_);

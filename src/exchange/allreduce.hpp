@@ -24,7 +24,8 @@ namespace gsr::detail {
 class AllreduceExchange final : public Exchange {
 public:
   /// Largest number of slots the per-call fold can address (its indices are 32-bit).
-  static constexpr std::uint64_t max_addressable_slots = std::numeric_limits<index_t>::max();
+  // One slot is one element of the collective, whose count is an MPI int.
+  static constexpr std::uint64_t max_addressable_slots = std::numeric_limits<int>::max();
 
   /// Collective. Counts the slots first; when there would be more than `max_slots`, stops
   /// there and the object is not usable() (the same verdict on every rank).

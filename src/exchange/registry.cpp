@@ -36,15 +36,15 @@ void HeaderCheck::check(const MessageHeader& h, const CallInfo& mine, int peer) 
   if (code_ != ErrorCode::ok) return;
   if (h.failed == 2) {  // a multi-stage method passing on a problem it received
     code_ = ErrorCode::remote;
-    message_ = "gsr: gs: rank " + std::to_string(peer) +
+    message_ = "gsr: rank " + std::to_string(peer) +
                " received a failed or disagreeing message earlier in this call; no values were exchanged";
   } else if (h.failed) {
     code_ = ErrorCode::remote;
-    message_ = "gsr: gs: rank " + std::to_string(peer) +
+    message_ = "gsr: rank " + std::to_string(peer) +
                " rejected its arguments for this call (see its error); no values were exchanged";
   } else if (h.signature != mine.signature()) {
     code_ = ErrorCode::mismatch;
-    message_ = "gsr: gs: ranks disagree about the call: rank " + std::to_string(peer) + " called with " +
+    message_ = "gsr: ranks disagree about the call: rank " + std::to_string(peer) + " called with " +
                decode(h.signature).describe() + ", this rank with " + mine.describe();
   }
 }
@@ -52,7 +52,7 @@ void HeaderCheck::check(const MessageHeader& h, const CallInfo& mine, int peer) 
 void HeaderCheck::check_size(std::size_t got, std::size_t expected, const CallInfo& mine, int peer) {
   if (code_ != ErrorCode::ok || got == expected) return;
   code_ = ErrorCode::mismatch;
-  message_ = "gsr: gs: ranks disagree about the call: rank " + std::to_string(peer) + " sent " +
+  message_ = "gsr: ranks disagree about the call: rank " + std::to_string(peer) + " sent " +
              std::to_string(got) + " bytes where this rank's call (" + mine.describe() + ") expects " +
              std::to_string(expected);
 }
@@ -61,7 +61,7 @@ void HeaderCheck::check_status(int mpi_error, const CallInfo& mine, int peer) {
   if (code_ != ErrorCode::ok || mpi_error == MPI_SUCCESS) return;
   if (mpi_error == MPI_ERR_TRUNCATE) {
     code_ = ErrorCode::mismatch;
-    message_ = "gsr: gs: ranks disagree about the call: rank " + std::to_string(peer) +
+    message_ = "gsr: ranks disagree about the call: rank " + std::to_string(peer) +
                " sent more data than this rank's call (" + mine.describe() + ") expects";
     return;
   }
@@ -69,7 +69,7 @@ void HeaderCheck::check_status(int mpi_error, const CallInfo& mine, int peer) {
   int length = 0;
   MPI_Error_string(mpi_error, text, &length);
   code_ = ErrorCode::mpi;
-  message_ = "gsr: gs: message from rank " + std::to_string(peer) + " failed: " + text;
+  message_ = "gsr: message from rank " + std::to_string(peer) + " failed: " + text;
 }
 
 void HeaderCheck::fail(ErrorCode code, std::string message) {
@@ -111,14 +111,14 @@ std::unique_ptr<Exchange> make_exchange(Method m, const Plan& plan, MPI_Comm com
       auto exchange = std::make_unique<AllreduceExchange>(plan, comm);
       if (!exchange->usable())
         throw Error(ErrorCode::invalid_argument,
-                    "gsr: gs_setup: allreduce would need " + std::to_string(exchange->dense_slots()) +
+                    "gsr: allreduce would need " + std::to_string(exchange->dense_slots()) +
                         " dense slots, more than it can address; use pairwise or crystal_router");
       return exchange;
     }
     default: break;
   }
   throw Error(ErrorCode::invalid_argument,
-              "gsr: gs_setup: method '" + std::string(to_string(m)) + "' is not available");
+              "gsr: method '" + std::string(to_string(m)) + "' is not available");
 }
 
 }  // namespace gsr::detail

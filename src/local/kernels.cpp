@@ -173,41 +173,36 @@ struct Table {
       }
     }
   }
-  static void fold(void* acc, const void* src, std::size_t count) {
-    T* a = static_cast<T*>(acc);
-    const T* s = static_cast<const T*>(src);
-    for (std::size_t i = 0; i < count; ++i) a[i] = OpT::apply(a[i], s[i]);
-  }
   static void fill_identity(void* dst, std::size_t count) {
     T* d = static_cast<T*>(dst);
     for (std::size_t i = 0; i < count; ++i) d[i] = OpT::identity();
   }
-  static constexpr Kernels make(Domain dom, Op op, MPI_Datatype type) {
-    return Kernels{dom, op, sizeof(T), type, &gather, &scatter, &reduce_local, &reduce_fixed, &combine, &fold, &fill_identity};
+  static constexpr Kernels make() {
+    return Kernels{sizeof(T), &gather, &scatter, &reduce_local, &reduce_fixed, &combine, &fill_identity};
   }
 };
 
 const Kernels* lookup(Domain dom, Op op) {
-  static const Kernels f64[] = {Table<double, Add<double>>::make(Domain::float64, Op::add, MPI_DOUBLE),
-                                Table<double, Mul<double>>::make(Domain::float64, Op::mul, MPI_DOUBLE),
-                                Table<double, Min<double>>::make(Domain::float64, Op::min, MPI_DOUBLE),
-                                Table<double, Max<double>>::make(Domain::float64, Op::max, MPI_DOUBLE)};
-  static const Kernels f32[] = {Table<float, Add<float>>::make(Domain::float32, Op::add, MPI_FLOAT),
-                                Table<float, Mul<float>>::make(Domain::float32, Op::mul, MPI_FLOAT),
-                                Table<float, Min<float>>::make(Domain::float32, Op::min, MPI_FLOAT),
-                                Table<float, Max<float>>::make(Domain::float32, Op::max, MPI_FLOAT)};
+  static const Kernels f64[] = {Table<double, Add<double>>::make(),
+                                Table<double, Mul<double>>::make(),
+                                Table<double, Min<double>>::make(),
+                                Table<double, Max<double>>::make()};
+  static const Kernels f32[] = {Table<float, Add<float>>::make(),
+                                Table<float, Mul<float>>::make(),
+                                Table<float, Min<float>>::make(),
+                                Table<float, Max<float>>::make()};
   using i32 = std::int32_t;
   using i64 = std::int64_t;
-  static const Kernels s32[] = {Table<i32, Add<i32>>::make(Domain::int32, Op::add, MPI_INT32_T),
-                                Table<i32, Mul<i32>>::make(Domain::int32, Op::mul, MPI_INT32_T),
-                                Table<i32, Min<i32>>::make(Domain::int32, Op::min, MPI_INT32_T),
-                                Table<i32, Max<i32>>::make(Domain::int32, Op::max, MPI_INT32_T),
-                                Table<i32, Bpr<i32>>::make(Domain::int32, Op::bpr, MPI_INT32_T)};
-  static const Kernels s64[] = {Table<i64, Add<i64>>::make(Domain::int64, Op::add, MPI_INT64_T),
-                                Table<i64, Mul<i64>>::make(Domain::int64, Op::mul, MPI_INT64_T),
-                                Table<i64, Min<i64>>::make(Domain::int64, Op::min, MPI_INT64_T),
-                                Table<i64, Max<i64>>::make(Domain::int64, Op::max, MPI_INT64_T),
-                                Table<i64, Bpr<i64>>::make(Domain::int64, Op::bpr, MPI_INT64_T)};
+  static const Kernels s32[] = {Table<i32, Add<i32>>::make(),
+                                Table<i32, Mul<i32>>::make(),
+                                Table<i32, Min<i32>>::make(),
+                                Table<i32, Max<i32>>::make(),
+                                Table<i32, Bpr<i32>>::make()};
+  static const Kernels s64[] = {Table<i64, Add<i64>>::make(),
+                                Table<i64, Mul<i64>>::make(),
+                                Table<i64, Min<i64>>::make(),
+                                Table<i64, Max<i64>>::make(),
+                                Table<i64, Bpr<i64>>::make()};
   const auto o = static_cast<std::size_t>(op);
   switch (dom) {
     case Domain::float64: return o < 4 ? &f64[o] : nullptr;

@@ -7,8 +7,6 @@
 
 #include <gsr/types.hpp>
 
-#include <mpi.h>
-
 #include <cstddef>
 #include <span>
 
@@ -35,10 +33,7 @@ struct CombineMap {
 };
 
 struct Kernels {
-  Domain dom;
-  Op op;
   std::size_t value_size;
-  MPI_Datatype mpi_type;
   /// rows[g - g0] = fold of the entries `contrib` lists for group g (identity if none).
   void (*gather)(const DataRef& u, const EntryMap& contrib, std::size_t g0, std::size_t g1,
                  void* rows);
@@ -53,8 +48,6 @@ struct Kernels {
   void (*reduce_fixed)(const DataRef& u, std::size_t size, const index_t* entries, std::size_t groups);
   /// results row r (k values) = fold of the source rows of `map` row r.
   void (*combine)(void* results, std::size_t k, const std::byte* const* blocks, const CombineMap& map);
-  /// acc[i] = acc[i] op src[i] for i < count.
-  void (*fold)(void* acc, const void* src, std::size_t count);
   void (*fill_identity)(void* dst, std::size_t count);
 };
 

@@ -63,6 +63,57 @@ TEST_P(BadInput, BprOnFloatingData) {
   expect_still_works(h);
 }
 
+TEST_P(BadInput, TransposeOutOfRange) {
+  gsr::Handle h = make();
+  std::vector<double> v = my_values();
+  expect_error([&] { h.apply(std::span<double>(v), Op::add, static_cast<Transpose>(2)); },
+               ErrorCode::invalid_argument, {"transpose"}, "transpose = 2");
+  EXPECT_EQ(v, my_values()) << "data changed by a rejected call";
+  expect_still_works(h);
+}
+
+// A message longer than MPI's int count is refused before any data is touched (the
+// pointer below has room for one value only).
+TEST_P(BadInput, MessageBeyondMpiCount) {
+  gsr::Handle h = make();
+  if (gsr_test::world_size() == 1) {
+    EXPECT_EQ(h.stats().values_per_call, 0u) << "one rank sends nothing, so no message limit applies";
+    return;
+  }
+  ASSERT_GT(h.stats().values_per_call, 0u);
+  const std::size_t k = std::size_t(1) << 30;
+  double one = 0;
+  expect_error([&] { h.apply_vec(&one, h.size() * k, k, Domain::float64, Op::add, Transpose::no); },
+               ErrorCode::invalid_argument, {"MPI", "message"}, "k = 2^30");
+  expect_still_works(h);
+}
+
+// The many layout's array of pointers is the caller's to reuse once start_many returns.
+TEST_P(BadInput, ManyPointerArrayMayGoAwayBeforeWait) {
+  gsr::Handle h = make();
+  std::vector<double> a = my_values(), b = my_values();
+  for (double& x : b) x *= 3;
+  gsr::Request request;
+  {
+    std::vector<double*> arrays = {a.data(), b.data()};
+    request = h.start_many(std::span<double* const>(arrays), Op::add);
+    arrays.assign(2, nullptr);
+  }
+  request.wait();
+  std::vector<double> b_input = my_values();
+  for (double& x : b_input) x *= 3;
+  EXPECT_EQ(a, gsr_test::expected<double>(my_ids(), my_values(), 1, Op::add, Transpose::no, MPI_COMM_WORLD));
+  EXPECT_EQ(b, gsr_test::expected<double>(my_ids(), b_input, 1, Op::add, Transpose::no, MPI_COMM_WORLD));
+}
+
+// A rank without entries may pass no arrays at all.
+TEST_P(BadInput, ManyWithoutEntriesNeedsNoArrays) {
+  gsr::SetupOptions o;
+  o.method = GetParam();
+  gsr::Handle empty(std::vector<std::int64_t>{}, MPI_COMM_WORLD, o);
+  EXPECT_NO_THROW(empty.apply_many(static_cast<void* const*>(nullptr), 2, Domain::float64, Op::add, Transpose::no));
+}
+
 TEST_P(BadInput, NullDataWithEntries) {
   gsr::Handle h = make();
   expect_error([&] { h.apply_vec(static_cast<void*>(nullptr), 3, 1, Domain::float64, Op::add, Transpose::no); },
