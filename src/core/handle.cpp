@@ -184,16 +184,7 @@ Handle::Handle(std::span<const std::int64_t> ids, MPI_Comm user_comm, SetupOptio
   std::string reason;
   require_communicator(user_comm, "setup");
   collectively(user_comm, [&] {
-    if (ids.data() == nullptr && !ids.empty())
-      throw Error(ErrorCode::invalid_argument,
-                  "gsr: ids are NULL with n = " + std::to_string(ids.size()) + " entries");
-    if (ids.size() >= std::numeric_limits<index_t>::max())
-      throw Error(ErrorCode::invalid_argument, "gsr: n = " + std::to_string(ids.size()) +
-                                                   " local ids exceed the limit of 2^32 - 1");
-    for (std::size_t i = 0; i < ids.size(); ++i)
-      if (ids[i] == std::numeric_limits<std::int64_t>::min())
-        throw Error(ErrorCode::invalid_argument,
-                    "gsr: id[" + std::to_string(i) + "] = -2^63 has no positive counterpart");
+    check_ids(ids);
     method = resolve_method(options, reason);
     if (method != Method::automatic && !method_available(method))
       throw Error(ErrorCode::invalid_argument,

@@ -13,16 +13,7 @@ void make_unique(std::span<std::int64_t> ids, MPI_Comm comm) {
   using namespace detail;
   require_communicator(comm, "make_unique");
   collectively(comm, [&] {
-    if (ids.data() == nullptr && !ids.empty())
-      throw Error(ErrorCode::invalid_argument,
-                  "gsr: ids are NULL with n = " + std::to_string(ids.size()) + " entries");
-    if (ids.size() >= std::numeric_limits<index_t>::max())
-      throw Error(ErrorCode::invalid_argument, "gsr: n = " + std::to_string(ids.size()) +
-                                                   " local ids exceed the limit of 2^32 - 1");
-    for (std::size_t i = 0; i < ids.size(); ++i)
-      if (ids[i] == std::numeric_limits<std::int64_t>::min())
-        throw Error(ErrorCode::invalid_argument,
-                    "gsr: id[" + std::to_string(i) + "] = -2^63 has no positive counterpart");
+    check_ids(ids);
   });
   MPI_Comm private_comm = MPI_COMM_NULL;
   GSR_MPI_CHECK(MPI_Comm_dup(comm, &private_comm));

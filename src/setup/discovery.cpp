@@ -7,6 +7,7 @@
 #include "setup/sparse_exchange.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <utility>
 
@@ -27,6 +28,18 @@ std::uint64_t mix(std::uint64_t x) noexcept {
 
 int home_rank(std::int64_t abs_id, int ranks) noexcept {
   return static_cast<int>(mix(static_cast<std::uint64_t>(abs_id)) % static_cast<std::uint64_t>(ranks));
+}
+
+void check_ids(std::span<const std::int64_t> ids) {
+  if (ids.data() == nullptr && !ids.empty())
+    throw Error(ErrorCode::invalid_argument, "gsr: ids are NULL with n = " + std::to_string(ids.size()) + " entries");
+  if (ids.size() >= std::numeric_limits<index_t>::max())
+    throw Error(ErrorCode::invalid_argument,
+                "gsr: n = " + std::to_string(ids.size()) + " local ids exceed the limit of 2^32 - 1");
+  for (std::size_t i = 0; i < ids.size(); ++i)
+    if (ids[i] == std::numeric_limits<std::int64_t>::min())
+      throw Error(ErrorCode::invalid_argument,
+                  "gsr: id[" + std::to_string(i) + "] = -2^63 has no positive counterpart");
 }
 
 std::vector<index_t> entries_by_id(std::span<const std::int64_t> ids) {

@@ -13,6 +13,10 @@ namespace gsr::detail {
 
 using index_t = std::uint32_t;  // local entry index; setup rejects n >= 2^32
 
+/// Throws invalid_argument for ids setup cannot take: NULL with n > 0, n >= 2^32 (entry
+/// indices are 32-bit), or -2^63 (no |id|). Rank-local; callers agree on the outcome.
+void check_ids(std::span<const std::int64_t> ids);
+
 /// Indices of the entries with a non-zero id, sorted by |id|, index order within one |id|.
 /// Setup sorts once and every later step (discovery, unique, plan) walks this order.
 std::vector<index_t> entries_by_id(std::span<const std::int64_t> ids);
