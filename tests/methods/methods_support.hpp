@@ -7,6 +7,7 @@
 
 #include "world.hpp"
 #include "reference.hpp"
+#include "reference_random.hpp"
 
 #include <gtest/gtest.h>
 #include <mpi.h>
@@ -70,13 +71,7 @@ PerRank<T> random_values(const PerRank<std::int64_t>& ids, std::size_t k, gsr::O
   return values;
 }
 
-template <class T>
-std::string show(T v) {
-  std::ostringstream out;
-  out.precision(17);
-  out << +v;
-  return out.str();
-}
+using gsr_test::show;
 
 /// Bitwise comparison of this rank's values; reports the first few differences.
 template <class T>
