@@ -5,7 +5,7 @@
 
 #include "capi/errors.hpp"
 #include "core/handle_state.hpp"
-#include "core/mpi_util.hpp"
+#include "mpi/checked.hpp"
 
 #include <cstdio>
 #include <cstdlib>

@@ -2,7 +2,7 @@
 // statistics) and the per-call path: local gather -> exchange -> local scatter.
 #include "core/handle_state.hpp"
 
-#include "core/mpi_util.hpp"
+#include "mpi/checked.hpp"
 #include "setup/discovery.hpp"
 #include "tune/auto_select.hpp"
 

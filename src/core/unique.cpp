@@ -1,5 +1,5 @@
 // core/unique.cpp — gsr::make_unique (gs_unique): one discovery, then the owner rule.
-#include "core/mpi_util.hpp"
+#include "mpi/checked.hpp"
 #include "plan/plan.hpp"
 #include "setup/discovery.hpp"
 

@@ -9,8 +9,8 @@
 // the rest, made only when every rank agreed, so a plain k = 1 call costs one collective.
 #include "exchange/allreduce.hpp"
 
-#include "core/mpi_util.hpp"
-#include "setup/sparse_exchange.hpp"
+#include "mpi/checked.hpp"
+#include "mpi/sparse_exchange.hpp"
 
 #include <algorithm>
 #include <cstring>

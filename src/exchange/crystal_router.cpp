@@ -5,7 +5,7 @@
 // problem follows the routes to every rank whose values it would have reached.
 #include "exchange/crystal_router.hpp"
 
-#include "core/mpi_util.hpp"
+#include "mpi/checked.hpp"
 
 #include <algorithm>
 #include <cstring>

@@ -3,7 +3,7 @@
 // sides, so no ids travel per call.
 #include "exchange/pairwise.hpp"
 
-#include "core/mpi_util.hpp"
+#include "mpi/checked.hpp"
 
 #include <algorithm>
 #include <cstring>

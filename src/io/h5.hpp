@@ -12,7 +12,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/mpi_util.hpp"
+#include "mpi/checked.hpp"
 
 #include <utility>
 

@@ -4,7 +4,7 @@
 // collective hyperslab reads. Any problem is agreed on, so every rank throws together.
 #include <gsr/mesh.hpp>
 
-#include "core/mpi_util.hpp"
+#include "mpi/checked.hpp"
 #include "io/format.hpp"
 #include "io/h5.hpp"
 

@@ -3,7 +3,7 @@
 // each rank its own elements, MPI-IO). Both also write the XDMF sidecar and its sub-cells.
 #include <gsr/mesh.hpp>
 
-#include "core/mpi_util.hpp"
+#include "mpi/checked.hpp"
 #include "io/format.hpp"
 #include "io/h5.hpp"
 #include "io/xdmf.hpp"

@@ -3,8 +3,8 @@
 // homes -> holders (for each shared id: id, holder count, holders encoded 2*rank+unflagged).
 #include "setup/discovery.hpp"
 
-#include "core/mpi_util.hpp"
-#include "setup/sparse_exchange.hpp"
+#include "mpi/checked.hpp"
+#include "mpi/sparse_exchange.hpp"
 
 #include <algorithm>
 #include <limits>

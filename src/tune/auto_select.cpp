@@ -2,7 +2,7 @@
 // and timed calls: two small allreduces (predictions, then measurements).
 #include "tune/auto_select.hpp"
 
-#include "core/mpi_util.hpp"
+#include "mpi/checked.hpp"
 #include "exchange/allreduce.hpp"
 
 #include <algorithm>

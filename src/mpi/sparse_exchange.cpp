@@ -1,5 +1,5 @@
-// setup/sparse_exchange.cpp — see sparse_exchange.hpp.
-#include "setup/sparse_exchange.hpp"
+// mpi/sparse_exchange.cpp — see sparse_exchange.hpp.
+#include "mpi/sparse_exchange.hpp"
 
 #include <algorithm>
 

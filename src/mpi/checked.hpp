@@ -1,4 +1,4 @@
-// core/mpi_util.hpp — checked MPI calls, checked casts to MPI's int counts, and the
+// mpi/checked.hpp — checked MPI calls, checked casts to MPI's int counts, and the
 // agreement step that turns an error found on one rank into an error on every rank.
 #pragma once
 

@@ -1,4 +1,4 @@
-// setup/sparse_exchange.hpp — personalized exchange with a sparse, unknown-to-the-receiver
+// mpi/sparse_exchange.hpp — personalized exchange with a sparse, unknown-to-the-receiver
 // set of partners: the non-blocking consensus of Hoefler, Siebert and Lumsdaine (NBX).
 // Each rank sends synchronous-mode messages to the ranks it has something for, receives
 // whatever arrives, and joins a non-blocking barrier once its own sends have been matched;
@@ -6,7 +6,7 @@
 // exists anywhere, so setup scales with the number of partners, not the number of ranks.
 #pragma once
 
-#include "core/mpi_util.hpp"
+#include "mpi/checked.hpp"
 
 #include <mpi.h>
 

@@ -1,5 +1,5 @@
-// core/mpi_util.cpp — see mpi_util.hpp.
-#include "core/mpi_util.hpp"
+// mpi/checked.cpp — see checked.hpp.
+#include "mpi/checked.hpp"
 
 #include <vector>
 
