@@ -1,4 +1,4 @@
-// io/mesh_capi.cpp — the C loader of include/gsr/mesh.h: validates, forwards to
+// capi/mesh.cpp — the C loader of include/gsr/mesh.h: validates, forwards to
 // gsr::read_mesh, and hands the arrays over in malloc'd memory that gsr_mesh_free releases.
 // Errors go through the C shim's guard, so they follow gsr_set_error_mode like gs.h.
 #include <gsr/mesh.h>
