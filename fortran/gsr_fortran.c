@@ -11,13 +11,16 @@
  *   - mesh loading (gsr/mesh.h) with the same error record.
  *
  * Errors follow the C API's mode (gsr_set_error_mode): abort with "gsr: <call>: <what>" on
- * stderr, or record a code and message and return. The Fortran side keeps the record of the
- * last failed call, whether the failure was found here or in the C library, so the Fortran
- * gsr_last_error / gsr_last_error_message see both. Handles start at 1 and are never reused,
- * so a freed handle stays detectable; 0 means "no handle".
+ * stderr, or record a code and message and return. There is one record, the C library's
+ * (capi/shim.h): a failure found here is recorded there, and a failure inside the C library
+ * is recorded under the Fortran call's name because every entry point below brackets its
+ * C calls with gsr_shim_enter / gsr_shim_leave. The Fortran gsr_last_error reads the most
+ * recent failure. Handles start at 1 and are never reused, so a freed handle stays
+ * detectable; 0 means "no handle".
  */
 #include "gsr/gs.h"
 #include "gsr/mesh.h"
+#include "capi/shim.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -26,64 +29,30 @@
 
 #define GSR_F_MAX_MANY 6
 
-/* ---- error record ------------------------------------------------------------------- */
+/* ---- errors ----------------------------------------------------------------------- */
 
-static int last_code = GSR_SUCCESS;
-static char last_message[1024] = "";
-
-static void record(int code, const char *message) {
-  last_code = code;
-  snprintf(last_message, sizeof last_message, "%s", message);
-}
-
-/* Reports an error found in this file: aborts in GSR_ERRORS_ABORT mode, else records it. */
+/* Reports an error found in this file (abort mode: the job ends here). */
 static void fail(int code, const char *call, const char *format, ...) {
   char what[768];
-  char message[1024];
   va_list args;
   va_start(args, format);
   vsnprintf(what, sizeof what, format, args);
   va_end(args);
-  snprintf(message, sizeof message, "gsr: %s: %s", call, what);
-  if (gsr_get_error_mode() == GSR_ERRORS_ABORT) {
-    fprintf(stderr, "%s\n", message);
-    fflush(stderr);
-    MPI_Abort(MPI_COMM_WORLD, code);
-    exit(code); /* MPI_Abort does not return; this keeps the compiler informed. */
-  }
-  record(code, message);
+  gsr_shim_fail(code, call, what);
 }
 
-/* Around every call into the C library: clear its record before, copy a failure after,
- * naming the Fortran call instead of the C function ("gsr: gs: ..." -> "gsr: gs_op: ...").
- * Returns the C library's error code for that call (GSR_SUCCESS when it succeeded). */
-static void c_call_begin(void) { gsr_clear_error(); }
+/* Around every call into the C library: its failures are recorded under the Fortran
+ * call's name. c_call_end returns the call's code (GSR_SUCCESS when it succeeded). */
+static void c_call_begin(const char *call) { gsr_shim_enter(call); }
 
-static int c_call_end(const char *call) {
-  const int code = gsr_last_error();
-  if (code == GSR_SUCCESS) return code;
-  const char *message = gsr_last_error_message();
-  const char *prefix = "gsr: ";
-  const char *rest = strncmp(message, prefix, strlen(prefix)) == 0
-                         ? strstr(message + strlen(prefix), ": ")
-                         : NULL;
-  if (rest) {
-    char renamed[1024];
-    snprintf(renamed, sizeof renamed, "gsr: %s%s", call, rest);
-    record(code, renamed);
-  } else {
-    record(code, message);
-  }
-  return code;
+static int c_call_end(void) {
+  gsr_shim_leave();
+  return gsr_last_error();
 }
 
-int gsr_f_last_error(void) { return last_code; }
-const char *gsr_f_last_error_message(void) { return last_message; }
-void gsr_f_clear_error(void) {
-  last_code = GSR_SUCCESS;
-  last_message[0] = '\0';
-  gsr_clear_error();
-}
+int gsr_f_last_error(void) { return gsr_shim_last_failure(); }
+const char *gsr_f_last_error_message(void) { return gsr_shim_last_failure_message(); }
+void gsr_f_clear_error(void) { gsr_shim_clear(); }
 
 /* ---- handle table ------------------------------------------------------------------- */
 
@@ -148,41 +117,36 @@ static void drop_request(int r) {
 
 /* ---- code conversion ---------------------------------------------------------------- */
 
-static int to_dom(int dom, gs_dom *out, const char *call) {
+static int to_dom(int dom, gs_dom *out) {
   switch (dom) {
     case 1: *out = gs_double; return 1;
     case 2: *out = gs_sint; return 1;
     case 3: *out = gs_slong; return 1;
     case 4: *out = gs_float; return 1;
-    default:
-      fail(GSR_ERR_INVALID_ARGUMENT, call,
-           "unknown dom code %d (1 = double, 2 = sint, 3 = slong, 4 = float)", dom);
-      return 0;
+    default: return 0;
   }
 }
 
-static int to_op(int op, gs_op *out, const char *call) {
+static int to_op(int op, gs_op *out) {
   switch (op) {
     case 1: *out = gs_add; return 1;
     case 2: *out = gs_mul; return 1;
     case 3: *out = gs_min; return 1;
     case 4: *out = gs_max; return 1;
     case 5: *out = gs_bpr; return 1;
-    default:
-      fail(GSR_ERR_INVALID_ARGUMENT, call,
-           "unknown op code %d (1 = sum, 2 = mult, 3 = min, 4 = max, 5 = bpr)", op);
-      return 0;
+    default: return 0;
   }
 }
 
-/* A bad argument found here must not leave the other ranks waiting in the exchange: take
- * part in the round with a code the C library rejects (it then sends "failed" headers to
- * the neighbours instead of data), and only then report the Fortran-level error. */
-static void join_failed_round(struct gs_data *gsh) {
-  const int mode = gsr_get_error_mode();
-  gsr_set_error_mode(GSR_ERRORS_RETURN);
-  gs(NULL, gs_dom_n, gs_add, 0, gsh, NULL);
-  gsr_set_error_mode(mode);
+/* A bad argument of an operation found here must not leave the other ranks waiting in
+ * the exchange: take part in the call without data, then report (capi/shim.h). */
+static void fail_operation(struct gs_data *gsh, const char *call, const char *format, ...) {
+  char what[768];
+  va_list args;
+  va_start(args, format);
+  vsnprintf(what, sizeof what, format, args);
+  va_end(args);
+  gsr_shim_fail_call(gsh, GSR_ERR_INVALID_ARGUMENT, call, what);
 }
 
 /* Converts everything an operation needs; 0 (after reporting) when anything is wrong. */
@@ -190,28 +154,34 @@ static int prepare(int h, int dom, int op, const char *call, struct gs_data **gs
                    gs_dom *c_dom, gs_op *c_op) {
   *gsh = find_handle(h, call);
   if (!*gsh) return 0;
-  const int dom_ok = dom >= 1 && dom <= 4, op_ok = op >= 1 && op <= 5;
-  if (!dom_ok || !op_ok) join_failed_round(*gsh);
-  return to_dom(dom, c_dom, call) && to_op(op, c_op, call);
+  if (!to_dom(dom, c_dom)) {
+    fail_operation(*gsh, call, "unknown dom code %d (1 = double, 2 = sint, 3 = slong, 4 = float)", dom);
+    return 0;
+  }
+  if (!to_op(op, c_op)) {
+    fail_operation(*gsh, call, "unknown op code %d (1 = sum, 2 = mult, 3 = min, 4 = max, 5 = bpr)", op);
+    return 0;
+  }
+  return 1;
 }
 
-static int check_components(int k, const char *call) {
+static int check_components(struct gs_data *gsh, int k, const char *call) {
   if (k >= 1) return 1;
-  fail(GSR_ERR_INVALID_ARGUMENT, call, "k = %d, the number of components must be >= 1", k);
+  fail_operation(gsh, call, "k = %d, the number of components must be >= 1", k);
   return 0;
 }
 
 /* Collects u1..uk into arrays[]; an absent array among the first k is an error. */
-static int gather_arrays(int k, void *u1, void *u2, void *u3, void *u4, void *u5, void *u6,
-                         void **arrays, const char *call) {
+static int gather_arrays(struct gs_data *gsh, int k, void *u1, void *u2, void *u3, void *u4,
+                         void *u5, void *u6, void **arrays, const char *call) {
   void *given[GSR_F_MAX_MANY] = {u1, u2, u3, u4, u5, u6};
   if (k < 1 || k > GSR_F_MAX_MANY) {
-    fail(GSR_ERR_INVALID_ARGUMENT, call, "k = %d, but between 1 and 6 arrays can be passed", k);
+    fail_operation(gsh, call, "k = %d, but between 1 and 6 arrays can be passed", k);
     return 0;
   }
   for (int i = 0; i < k; ++i) {
     if (!given[i]) {
-      fail(GSR_ERR_INVALID_ARGUMENT, call, "k = %d, but array u%d is absent", k, i + 1);
+      fail_operation(gsh, call, "k = %d, but array u%d is absent", k, i + 1);
       return 0;
     }
     arrays[i] = given[i];
@@ -231,6 +201,30 @@ static int to_comm(int fcomm, MPI_Comm *out, const char *call) {
 }
 
 /* ---- setup, unique, free ------------------------------------------------------------ */
+
+/* Collective: every rank passes its own verdict on its arguments (`local`, with `what` when
+ * it is not GSR_SUCCESS) before a collective call starts, so no rank is left waiting in it.
+ * Returns 1 when every rank's arguments are fine, else 0 after reporting. */
+static int agree_on_arguments(MPI_Comm comm, int local, const char *what, const char *call) {
+  if (local != GSR_SUCCESS && gsr_get_error_mode() == GSR_ERRORS_ABORT) {
+    fail(local, call, "%s", what); /* aborts the job; the other ranks go with it */
+    return 0;
+  }
+  int any = local;
+  if (MPI_Allreduce(&local, &any, 1, MPI_INT, MPI_MAX, comm) != MPI_SUCCESS) {
+    fail(GSR_ERR_MPI, call, "MPI_Allreduce failed while checking the arguments");
+    return 0;
+  }
+  if (local != GSR_SUCCESS) {
+    fail(local, call, "%s", what);
+    return 0;
+  }
+  if (any != GSR_SUCCESS) {
+    fail(GSR_ERR_REMOTE, call, "another rank found an error in its arguments");
+    return 0;
+  }
+  return 1;
+}
 
 /* Returns the new Fortran handle, or 0 after an error. The argument checks are agreed on
  * by all ranks before the collective setup starts, so no rank is left waiting in it. */
@@ -261,30 +255,14 @@ int gsr_f_setup(const slong *id, int n, int fcomm, int check_np, int np, int uni
              "3 = allreduce)", method);
   }
 
-  if (local != GSR_SUCCESS && gsr_get_error_mode() == GSR_ERRORS_ABORT) {
-    fail(local, call, "%s", what); /* aborts the job; the other ranks go with it */
-    return 0;
-  }
-  int any = local;
-  if (MPI_Allreduce(&local, &any, 1, MPI_INT, MPI_MAX, mpi_comm) != MPI_SUCCESS) {
-    fail(GSR_ERR_MPI, call, "MPI_Allreduce failed while checking the arguments");
-    return 0;
-  }
-  if (local != GSR_SUCCESS) {
-    fail(local, call, "%s", what);
-    return 0;
-  }
-  if (any != GSR_SUCCESS) {
-    fail(GSR_ERR_REMOTE, call, "another rank found an error in its arguments");
-    return 0;
-  }
+  if (!agree_on_arguments(mpi_comm, local, what, call)) return 0;
 
   struct comm c = {0, 0, MPI_COMM_NULL};
   comm_init(&c, mpi_comm);
-  c_call_begin();
+  c_call_begin(call);
   struct gs_data *gsh =
       gs_setup(id, (uint)n, &c, unique, (gs_method)method, verbose);
-  const int failed = c_call_end(call);
+  const int failed = c_call_end();
   comm_free(&c);
   if (failed || !gsh) {
     if (!failed) fail(GSR_ERR_INTERNAL, call, "gs_setup returned no handle");
@@ -302,22 +280,14 @@ void gsr_f_unique(slong *id, int n, int fcomm) {
   const char *call = "gs_unique";
   MPI_Comm mpi_comm;
   if (!to_comm(fcomm, &mpi_comm, call)) return;
+  char what[64] = "";
+  if (n < 0) snprintf(what, sizeof what, "n = %d is negative", n);
+  if (!agree_on_arguments(mpi_comm, n < 0 ? GSR_ERR_INVALID_ARGUMENT : GSR_SUCCESS, what, call)) return;
   struct comm c = {0, 0, MPI_COMM_NULL};
   comm_init(&c, mpi_comm);
-  if (n < 0) {
-    /* Take part in gs_unique's collective with arguments it rejects, so that the other
-     * ranks get an error instead of waiting, then report what was wrong here. */
-    const int mode = gsr_get_error_mode();
-    gsr_set_error_mode(GSR_ERRORS_RETURN);
-    gs_unique(NULL, 1, &c);
-    gsr_set_error_mode(mode);
-    comm_free(&c);
-    fail(GSR_ERR_INVALID_ARGUMENT, call, "n = %d is negative", n);
-    return;
-  }
-  c_call_begin();
+  c_call_begin(call);
   gs_unique(id, (uint)n, &c);
-  c_call_end(call);
+  c_call_end();
   comm_free(&c);
 }
 
@@ -325,18 +295,18 @@ void gsr_f_free(int h) {
   const char *call = "gs_free";
   struct gs_data *gsh = find_handle(h, call);
   if (!gsh) return;
-  c_call_begin();
+  c_call_begin(call);
   gs_free(gsh);
-  if (c_call_end(call) == GSR_SUCCESS) handles[h - 1] = NULL;
+  if (c_call_end() == GSR_SUCCESS) handles[h - 1] = NULL;
 }
 
 const char *gsr_f_method_name(int h) {
   const char *call = "gsr_method_name";
   struct gs_data *gsh = find_handle(h, call);
   if (!gsh) return "";
-  c_call_begin();
+  c_call_begin(call);
   const char *name = gsr_method_name(gsh);
-  c_call_end(call);
+  c_call_end();
   return name ? name : "";
 }
 
@@ -347,9 +317,9 @@ void gsr_f_op(int h, void *u, int dom, int op, int transpose, const char *call) 
   gs_dom c_dom;
   gs_op c_op;
   if (!prepare(h, dom, op, call, &gsh, &c_dom, &c_op)) return;
-  c_call_begin();
+  c_call_begin(call);
   gs(u, c_dom, c_op, transpose != 0, gsh, NULL);
-  c_call_end(call);
+  c_call_end();
 }
 
 void gsr_f_vec(int h, void *u, int k, int dom, int op, int transpose, const char *call) {
@@ -357,11 +327,10 @@ void gsr_f_vec(int h, void *u, int k, int dom, int op, int transpose, const char
   gs_dom c_dom;
   gs_op c_op;
   if (!prepare(h, dom, op, call, &gsh, &c_dom, &c_op)) return;
-  if (k < 1) join_failed_round(gsh);
-  if (!check_components(k, call)) return;
-  c_call_begin();
+  if (!check_components(gsh, k, call)) return;
+  c_call_begin(call);
   gs_vec(u, (unsigned)k, c_dom, c_op, transpose != 0, gsh, NULL);
-  c_call_end(call);
+  c_call_end();
 }
 
 void gsr_f_many(int h, void *u1, void *u2, void *u3, void *u4, void *u5, void *u6, int k,
@@ -371,13 +340,10 @@ void gsr_f_many(int h, void *u1, void *u2, void *u3, void *u4, void *u5, void *u
   gs_op c_op;
   void *arrays[GSR_F_MAX_MANY];
   if (!prepare(h, dom, op, call, &gsh, &c_dom, &c_op)) return;
-  if (!gather_arrays(k, u1, u2, u3, u4, u5, u6, arrays, call)) {
-    join_failed_round(gsh);
-    return;
-  }
-  c_call_begin();
+  if (!gather_arrays(gsh, k, u1, u2, u3, u4, u5, u6, arrays, call)) return;
+  c_call_begin(call);
   gs_many(arrays, (unsigned)k, c_dom, c_op, transpose != 0, gsh, NULL);
-  c_call_end(call);
+  c_call_end();
 }
 
 /* ---- non-blocking operations: each returns a request (0 after an error) ------------- */
@@ -392,9 +358,9 @@ int gsr_f_iop(int h, void *u, int dom, int op, int transpose, const char *call) 
     fail(GSR_ERR_INTERNAL, call, "out of memory for the request table");
     return 0;
   }
-  c_call_begin();
+  c_call_begin(call);
   igs(u, c_dom, c_op, transpose != 0, gsh, NULL, &requests[r - 1]->c_request);
-  if (c_call_end(call) != GSR_SUCCESS) {
+  if (c_call_end() != GSR_SUCCESS) {
     drop_request(r);
     return 0;
   }
@@ -406,16 +372,15 @@ int gsr_f_ivec(int h, void *u, int k, int dom, int op, int transpose, const char
   gs_dom c_dom;
   gs_op c_op;
   if (!prepare(h, dom, op, call, &gsh, &c_dom, &c_op)) return 0;
-  if (k < 1) join_failed_round(gsh);
-  if (!check_components(k, call)) return 0;
+  if (!check_components(gsh, k, call)) return 0;
   const int r = add_request();
   if (!r) {
     fail(GSR_ERR_INTERNAL, call, "out of memory for the request table");
     return 0;
   }
-  c_call_begin();
+  c_call_begin(call);
   igs_vec(u, (unsigned)k, c_dom, c_op, transpose != 0, gsh, NULL, &requests[r - 1]->c_request);
-  if (c_call_end(call) != GSR_SUCCESS) {
+  if (c_call_end() != GSR_SUCCESS) {
     drop_request(r);
     return 0;
   }
@@ -429,10 +394,7 @@ int gsr_f_imany(int h, void *u1, void *u2, void *u3, void *u4, void *u5, void *u
   gs_op c_op;
   void *arrays[GSR_F_MAX_MANY];
   if (!prepare(h, dom, op, call, &gsh, &c_dom, &c_op)) return 0;
-  if (!gather_arrays(k, u1, u2, u3, u4, u5, u6, arrays, call)) {
-    join_failed_round(gsh);
-    return 0;
-  }
+  if (!gather_arrays(gsh, k, u1, u2, u3, u4, u5, u6, arrays, call)) return 0;
   const int r = add_request();
   if (!r) {
     fail(GSR_ERR_INTERNAL, call, "out of memory for the request table");
@@ -440,9 +402,9 @@ int gsr_f_imany(int h, void *u1, void *u2, void *u3, void *u4, void *u5, void *u
   }
   struct request *req = requests[r - 1];
   memcpy(req->arrays, arrays, sizeof arrays);
-  c_call_begin();
+  c_call_begin(call);
   igs_many(req->arrays, (unsigned)k, c_dom, c_op, transpose != 0, gsh, NULL, &req->c_request);
-  if (c_call_end(call) != GSR_SUCCESS) {
+  if (c_call_end() != GSR_SUCCESS) {
     drop_request(r);
     return 0;
   }
@@ -455,9 +417,9 @@ void gsr_f_wait(int r, const char *call) {
          r);
     return;
   }
-  c_call_begin();
+  c_call_begin(call);
   gs_wait(requests[r - 1]->c_request);
-  c_call_end(call);
+  c_call_end();
   drop_request(r);
 }
 
@@ -466,8 +428,8 @@ void gsr_f_wait(int r, const char *call) {
 int gsr_f_mesh_load(const char *path, int fcomm, int distribution, int with_coordinates,
                     gsr_mesh *mesh) {
   const char *call = "gsr_mesh_load";
-  c_call_begin();
+  c_call_begin(call);
   const int code = gsr_mesh_load_f(path, (MPI_Fint)fcomm, distribution, with_coordinates, mesh);
-  c_call_end(call);
+  c_call_end();
   return code;
 }

@@ -42,7 +42,7 @@ struct StageStats {
   std::size_t values = 0;    // values (of one component) this rank sends per call
 };
 
-/// What auto measured for one candidate: the maximum over ranks of the mean time per call.
+/// What auto measured for one candidate: the maximum over ranks of the median time per call.
 struct MethodTiming {
   Method method = Method::pairwise;
   double seconds_per_call = 0;  // negative: not measured (excluded; see reason)
@@ -161,6 +161,12 @@ public:
   std::size_t pending_requests() const noexcept;
   /// The summary `verbose` prints on rank 0 (not collective: the spreads are from setup).
   std::string summary() const;
+
+  /// For shims that find a call's arguments bad before they can pass them on: takes part
+  /// in one call's exchange without data, as a call with bad arguments does, so the other
+  /// ranks' matching call fails with ErrorCode::remote instead of waiting; then throws
+  /// Error(code, message).
+  [[noreturn]] void fail_call(ErrorCode code, const std::string& message);
 
 private:
   std::shared_ptr<detail::HandleState> state_;

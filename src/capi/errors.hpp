@@ -1,7 +1,9 @@
-// capi/errors.hpp — how every C entry point reports failure: record the code and message
-// (gsr_last_error / gsr_last_error_message), then, in the default GSR_ERRORS_ABORT mode,
-// print the message and abort the job; in GSR_ERRORS_RETURN mode, return to the caller.
-// Other C wrappers in the library (mesh I/O) use the same guard.
+// capi/errors.hpp — how every C entry point reports failure. A failure is recorded once,
+// where it is detected: its code, the call it belongs to, and what went wrong. In the
+// default GSR_ERRORS_ABORT mode the message is printed and the job aborted; in
+// GSR_ERRORS_RETURN mode the call returns and the record answers gsr_last_error (C: the
+// most recent call, cleared by a success) and the shims' own accessors (Fortran: the most
+// recent failure, kept until cleared). The record is per thread.
 #pragma once
 
 #include <gsr/error.hpp>
@@ -14,8 +16,12 @@
 
 namespace gsr::capi {
 
+/// "gsr: <call>: <what>", whatever prefix `message` had.
+std::string format_failure(const char* call, const std::string& message);
+
 void record_success() noexcept;
-/// Records the failure of `function`; aborts through MPI_Abort(comm) in abort mode.
+/// Records the failure of `function` (or of the shim call named by gsr_shim_enter);
+/// aborts through MPI_Abort(comm) in abort mode.
 void record_failure(const char* function, ErrorCode code, const std::string& message, MPI_Comm comm) noexcept;
 
 /// Runs `body`; on exception records it for `function`. Returns true on success.

@@ -4,8 +4,7 @@
 #include <gsr/handle.hpp>
 
 #include "capi/errors.hpp"
-#include "core/handle_state.hpp"
-#include "mpi/checked.hpp"
+#include "capi/shim.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -24,10 +23,6 @@ struct gs_data {
 namespace gsr::capi {
 
 namespace {
-
-int error_mode = GSR_ERRORS_ABORT;
-thread_local int last_code = GSR_SUCCESS;
-thread_local std::string last_message;
 
 // Live handles: lets a freed or foreign pointer be reported instead of dereferenced, and
 // maps igs request ids back to their handle. Requests themselves live in their handle.
@@ -73,28 +68,6 @@ int start_request(gs_data& h, gsr::Request request) {
 
 }  // namespace
 
-void record_success() noexcept {
-  last_code = GSR_SUCCESS;
-  last_message.clear();
-}
-
-void record_failure(const char* function, ErrorCode code, const std::string& message, MPI_Comm comm) noexcept {
-  last_code = static_cast<int>(code);
-  try {
-    last_message = detail::prefix_function(message, function);
-  } catch (...) {
-    last_message.clear();
-  }
-  if (error_mode == GSR_ERRORS_ABORT) {
-    std::fprintf(stderr, "%s\n", last_message.c_str());
-    std::fflush(stderr);
-    int initialized = 0;
-    MPI_Initialized(&initialized);
-    if (initialized) MPI_Abort(comm == MPI_COMM_NULL ? MPI_COMM_WORLD : comm, 1);
-    std::abort();
-  }
-}
-
 }  // namespace gsr::capi
 
 using gsr::capi::guarded;
@@ -108,7 +81,8 @@ extern "C" {
 void comm_init(struct comm* c, MPI_Comm mpi_comm) {
   guarded("comm_init", mpi_comm, [&] {
     if (!c) throw gsr::Error(gsr::ErrorCode::invalid_argument, "gsr: struct comm pointer is NULL");
-    gsr::detail::require_communicator(mpi_comm, "comm_init");
+    if (mpi_comm == MPI_COMM_NULL)
+      throw gsr::Error(gsr::ErrorCode::invalid_argument, "gsr: the communicator (comm) is MPI_COMM_NULL");
     int rank = 0, size = 0;
     if (MPI_Comm_dup(mpi_comm, &c->c) != MPI_SUCCESS)
       throw gsr::Error(gsr::ErrorCode::mpi, "gsr: MPI_Comm_dup failed");
@@ -242,18 +216,21 @@ void gs_free(struct gs_data* gsh) {
   });
 }
 
-void gsr_set_error_mode(int mode) { gsr::capi::error_mode = mode == GSR_ERRORS_RETURN ? GSR_ERRORS_RETURN : GSR_ERRORS_ABORT; }
-int gsr_get_error_mode(void) { return gsr::capi::error_mode; }
-int gsr_last_error(void) { return gsr::capi::last_code; }
-const char* gsr_last_error_message(void) { return gsr::capi::last_message.c_str(); }
-void gsr_clear_error(void) { gsr::capi::record_success(); }
-
 const char* gsr_method_name(const struct gs_data* gsh) {
   const char* name = "";
   guarded("gsr_method_name", gsr::capi::comm_of(gsh), [&] {
     name = gsr::to_string(gsr::capi::checked(gsh).handle.stats().method).data();
   });
   return name;
+}
+
+void gsr_shim_fail_call(struct gs_data* gsh, int code, const char* call, const char* message) {
+  const std::string what = message ? message : "";
+  if (!guarded(call, gsr::capi::comm_of(gsh), [&] {
+        gsr::capi::checked(gsh).handle.fail_call(static_cast<gsr::ErrorCode>(code), what);
+      }))
+    return;
+  gsr_shim_fail(code, call, message);  // unreachable: fail_call always throws
 }
 
 }  // extern "C"

@@ -1,78 +1,14 @@
-// core/handle.cpp — Handle setup (validation, agreement, discovery, plan, method choice,
-// statistics) and the per-call path: local gather -> exchange -> local scatter.
+// core/handle.cpp — the per-call path (validate, local gather -> exchange -> local
+// scatter), the Handle's other members and Request. Setup is in core/setup.cpp.
 #include "core/handle_state.hpp"
-
-#include "mpi/checked.hpp"
-#include "setup/discovery.hpp"
-#include "tune/auto_select.hpp"
 
 #include <algorithm>
 #include <cstdio>
-#include <cstdlib>
 #include <limits>
 #include <sstream>
 
 namespace gsr {
 namespace detail {
-
-namespace {
-
-// Method requested by options or GSR_METHOD (which only overrides automatic).
-Method resolve_method(const SetupOptions& options, std::string& reason) {
-  const int code = static_cast<int>(options.method);
-  if (code < 0 || code > 3)
-    throw Error(ErrorCode::invalid_argument, "gsr: unknown method code " + std::to_string(code) +
-                                                 " (expected auto, pairwise, crystal_router or allreduce)");
-  if (options.method != Method::automatic) {
-    reason = "requested";
-    return options.method;
-  }
-  if (const char* env = std::getenv("GSR_METHOD"); env && *env) {
-    const auto m = method_from_string(env);
-    if (!m)
-      throw Error(ErrorCode::invalid_argument,
-                  std::string("gsr: GSR_METHOD='") + env +
-                      "' names no method (expected pairwise, crystal_router, allreduce or auto)");
-    reason = std::string("GSR_METHOD=") + env;
-    return *m;
-  }
-  return Method::automatic;
-}
-
-void agree_on_setup_arguments(MPI_Comm comm, Method method, bool unique) {
-  int mine[4] = {static_cast<int>(method), -static_cast<int>(method), unique ? 1 : 0, unique ? -1 : 0};
-  int all[4];
-  GSR_MPI_CHECK(MPI_Allreduce(mine, all, 4, MPI_INT, MPI_MAX, comm));
-  if (all[0] != -all[1])
-    throw Error(ErrorCode::mismatch, "gsr: ranks disagree about the method (some ask for " +
-                                         std::string(to_string(static_cast<Method>(all[0]))) +
-                                         ", others for " +
-                                         std::string(to_string(static_cast<Method>(-all[1]))) + ")");
-  if (all[2] != -all[3])
-    throw Error(ErrorCode::mismatch, "gsr: ranks disagree about unique (some pass 0, others 1)");
-}
-
-Spread spread_over_ranks(MPI_Comm comm, double value, int ranks) {
-  double extremes[2] = {value, -value}, out[2];
-  double sum = 0;
-  GSR_MPI_CHECK(MPI_Allreduce(extremes, out, 2, MPI_DOUBLE, MPI_MAX, comm));
-  GSR_MPI_CHECK(MPI_Allreduce(&value, &sum, 1, MPI_DOUBLE, MPI_SUM, comm));
-  return Spread{-out[1], sum / ranks, out[0]};
-}
-
-}  // namespace
-
-std::string prefix_function(const std::string& message, const char* function) {
-  const std::string gsr = "gsr: ";
-  if (message.rfind(gsr, 0) == 0) return gsr + function + ": " + message.substr(gsr.size());
-  return gsr + function + ": " + message;
-}
-
-HandleState::~HandleState() {
-  int finalized = 0;
-  MPI_Finalized(&finalized);
-  if (comm != MPI_COMM_NULL && !finalized) MPI_Comm_free(&comm);
-}
 
 std::string HandleState::validate(const DataRef& data, std::size_t length, const CallInfo& info) const {
   if (!valid_domain(static_cast<int>(info.dom)))
@@ -108,30 +44,39 @@ std::string HandleState::validate(const DataRef& data, std::size_t length, const
   return {};
 }
 
-std::size_t HandleState::start(const DataRef& data, std::size_t length, const CallInfo& info) {
-  const std::string problem = validate(data, length, info);
-  const Kernels* kernels = problem.empty() ? find_kernels(info.dom, info.op) : nullptr;
-
+HandleState::Slot& HandleState::idle_slot(const Kernels* kernels, std::size_t k, std::size_t& index) {
   // Reuse an idle slot, preferably one whose buffers already fit this (type, k).
-  std::size_t chosen = slots.size();
+  index = slots.size();
   for (std::size_t i = 0; i < slots.size(); ++i) {
     if (slots[i]->busy) continue;
     const Workspace& ws = slots[i]->ws;
-    const bool fits = kernels && ws.kernels && ws.kernels->value_size == kernels->value_size && ws.info.k == info.k;
-    if (chosen == slots.size() || fits) chosen = i;
+    const bool fits = kernels && ws.kernels && ws.kernels->value_size == kernels->value_size && ws.info.k == k;
+    if (index == slots.size() || fits) index = i;
     if (fits) break;
   }
-  if (chosen == slots.size()) slots.push_back(std::make_unique<Slot>());
-  Slot& slot = *slots[chosen];
+  if (index == slots.size()) slots.push_back(std::make_unique<Slot>());
+  return *slots[index];
+}
+
+void HandleState::fail_call(const CallInfo& info, ErrorCode code, const std::string& message) {
+  std::size_t index = 0;
+  Slot& slot = idle_slot(nullptr, info.k, index);
+  slot.ws.info = info;
+  slot.ws.kernels = nullptr;  // no data: the headers say own_failure
+  exchange->start(slot.ws);
+  exchange->finish(slot.ws);
+  throw Error(code, message);
+}
+
+std::size_t HandleState::start(const DataRef& data, std::size_t length, const CallInfo& info) {
+  const std::string problem = validate(data, length, info);
+  if (!problem.empty()) fail_call(info, ErrorCode::invalid_argument, problem);
+  const Kernels* kernels = find_kernels(info.dom, info.op);
+
+  std::size_t index = 0;
+  Slot& slot = idle_slot(kernels, info.k, index);
   slot.ws.info = info;
   slot.ws.kernels = kernels;
-
-  if (!kernels) {  // take part without data so that no neighbour waits, then report
-    exchange->start(slot.ws);
-    exchange->finish(slot.ws);
-    throw Error(ErrorCode::invalid_argument, problem);
-  }
-
   slot.busy = true;
   slot.data = data;
   if (data.many && data.arrays) {
@@ -154,7 +99,7 @@ std::size_t HandleState::start(const DataRef& data, std::size_t length, const Ca
   // Groups this rank holds alone are done while the messages travel.
   kernels->reduce_local(data, contrib, receive, shared, plan.all_entries.rows());
   for (const auto& f : plan.fixed_groups) kernels->reduce_fixed(data, f.size, f.entries.data(), f.groups());
-  return chosen;
+  return index;
 }
 
 void HandleState::finish(std::size_t index) {
@@ -175,82 +120,6 @@ void HandleState::finish(std::size_t index) {
 }  // namespace detail
 
 // ---- Handle ------------------------------------------------------------------------
-
-Handle::Handle(std::span<const std::int64_t> ids, MPI_Comm user_comm, SetupOptions options)
-    : state_(std::make_shared<detail::HandleState>()) {
-  using namespace detail;
-  const double begin = MPI_Wtime();
-  Method method = Method::automatic;
-  std::string reason;
-  require_communicator(user_comm, "setup");
-  collectively(user_comm, [&] {
-    check_ids(ids);
-    method = resolve_method(options, reason);
-    if (method != Method::automatic && !method_available(method))
-      throw Error(ErrorCode::invalid_argument,
-                  "gsr: method '" + std::string(to_string(method)) + "' is not available in this build");
-  });
-  agree_on_setup_arguments(user_comm, method, options.unique);
-
-  HandleState& s = *state_;
-  GSR_MPI_CHECK(MPI_Comm_dup(user_comm, &s.comm));
-  GSR_MPI_CHECK(MPI_Comm_set_errhandler(s.comm, MPI_ERRORS_RETURN));
-  const int rank = comm_rank(s.comm);
-  const int ranks = comm_size(s.comm);
-
-  std::vector<index_t> order = entries_by_id(ids);
-  Topology topo = discover(ids, order, s.comm);
-  if (options.unique) {
-    std::vector<std::int64_t> flagged(ids.begin(), ids.end());
-    apply_unique(flagged, order, topo, rank);
-    s.plan = build_plan(flagged, order, topo, rank, ranks);
-  } else {
-    s.plan = build_plan(ids, order, topo, rank, ranks);
-  }
-  topo = Topology{};
-  std::vector<index_t>().swap(order);
-
-  Stats& st = s.stats;
-  if (method == Method::automatic) {
-    AutoChoice choice = choose_method(s.plan, s.comm);
-    s.exchange = std::move(choice.exchange);
-    st.method_reason = choice.reason;
-    st.auto_timings = std::move(choice.timings);
-    st.auto_seconds = choice.seconds;
-  } else {
-    s.exchange = make_exchange(method, s.plan, s.comm);
-    st.method_reason = reason;
-  }
-
-  st.method = s.exchange->method();
-  st.ranks = ranks;
-  st.local_entries = ids.size();
-  st.active_entries = s.plan.active_entries();
-  st.shared_groups = s.plan.shared_groups;
-  st.local_groups = s.plan.local_groups();
-  st.global_shared_ids = s.plan.global_shared_ids;
-  st.neighbors = s.exchange->neighbors();
-  st.stages = s.exchange->stages();
-  st.messages_per_call = 0;
-  st.values_per_call = 0;
-  for (const auto& stage : st.stages) {
-    st.messages_per_call += stage.messages;
-    st.values_per_call += stage.values;
-  }
-  for (const auto& stage : st.stages) s.max_message_values = std::max(s.max_message_values, stage.values);
-  // Only the exchange constructors read the holders; the plan keeps local maps only.
-  s.plan.holders = Csr<int>{};
-  st.handle_bytes = sizeof(HandleState) + s.plan.bytes() + s.exchange->bytes();
-  st.neighbors_spread = spread_over_ranks(s.comm, st.neighbors, ranks);
-  st.bytes_spread = spread_over_ranks(s.comm, static_cast<double>(st.bytes_per_call(sizeof(double))), ranks);
-  st.memory_spread = spread_over_ranks(s.comm, static_cast<double>(st.handle_bytes), ranks);
-  st.setup_seconds = MPI_Wtime() - begin;
-
-  if (options.verbose && rank == 0) {
-    std::fputs(summary().c_str(), stdout);
-    std::fflush(stdout);
-  }
-}
 
 Handle::~Handle() = default;
 Handle::Handle(Handle&&) noexcept = default;
@@ -286,7 +155,11 @@ Request Handle::start_many(void* const* arrays, std::size_t k, Domain dom, Op op
 }
 
 std::size_t Handle::size() const noexcept { return state_ ? state_->plan.n : 0; }
-MPI_Comm Handle::comm() const noexcept { return state_ ? state_->comm : MPI_COMM_NULL; }
+MPI_Comm Handle::comm() const noexcept { return state_ ? state_->comm.get() : MPI_COMM_NULL; }
+
+void Handle::fail_call(ErrorCode code, const std::string& message) {
+  live(state_).fail_call(detail::CallInfo{}, code, message);
+}
 std::size_t Handle::pending_requests() const noexcept { return state_ ? state_->pending : 0; }
 
 const Stats& Handle::stats() const {

@@ -1,9 +1,11 @@
 // core/handle_state.hpp — what a Handle owns: its communicator, the plan, the exchange
-// method, statistics, and the per-request scratch slots reused from call to call.
+// method, statistics, and the per-request scratch slots reused from call to call. The
+// plan and the method are built complete before the state exists and never change.
 #pragma once
 
 #include "exchange/exchange.hpp"
 #include "local/kernels.hpp"
+#include "mpi/comm.hpp"
 #include "plan/plan.hpp"
 
 #include <gsr/handle.hpp>
@@ -15,15 +17,17 @@
 namespace gsr::detail {
 
 struct HandleState {
-  HandleState() = default;
+  HandleState(OwnedComm comm, Plan plan, std::unique_ptr<Exchange> exchange, Stats stats);
   HandleState(const HandleState&) = delete;
   HandleState& operator=(const HandleState&) = delete;
-  ~HandleState();
 
-  MPI_Comm comm = MPI_COMM_NULL;  // our duplicate, MPI_ERRORS_RETURN
-  Plan plan;
-  std::unique_ptr<Exchange> exchange;
-  Stats stats;
+  const OwnedComm comm;  // our duplicate, MPI_ERRORS_RETURN
+  const Plan plan;
+  const std::unique_ptr<Exchange> exchange;
+  /// Largest number of values (one component) any single message of the method carries;
+  /// a call whose k and value size would push a message past MPI's int count is rejected.
+  const std::size_t max_message_values;
+  Stats stats;  // fixed at setup but for buffer_bytes, refreshed when asked for
 
   struct Slot {
     bool busy = false;
@@ -33,15 +37,17 @@ struct HandleState {
   };
   std::vector<std::unique_ptr<Slot>> slots;
   std::size_t pending = 0;
-  /// Largest number of values (one component) any single message of the method carries;
-  /// a call whose k and value size would push a message past MPI's int count is rejected.
-  std::size_t max_message_values = 0;
 
   /// Validates and begins one call; returns the slot. `length` is the number of values at
   /// data.base for the vec layout (ignored for many). Throws Error on bad arguments, after
   /// taking part in the exchange so that no other rank waits.
   std::size_t start(const DataRef& data, std::size_t length, const CallInfo& info);
   void finish(std::size_t slot);
+
+  /// Takes part in one call without data (the neighbours learn that this rank failed and
+  /// report it), then throws Error(code, message). For a shim that found the call's
+  /// arguments bad before it could express them to the core.
+  [[noreturn]] void fail_call(const CallInfo& info, ErrorCode code, const std::string& message);
 
   /// Entries whose values enter a group's reduction, and entries that receive it.
   const EntryMap& contributing(Transpose t) const noexcept {
@@ -53,9 +59,9 @@ struct HandleState {
 
   /// "" if the arguments are fine, else what is wrong.
   std::string validate(const DataRef& data, std::size_t length, const CallInfo& info) const;
-};
 
-/// Replace the leading "gsr: " of an error message with "gsr: <function>: ".
-std::string prefix_function(const std::string& message, const char* function);
+private:
+  Slot& idle_slot(const Kernels* kernels, std::size_t k, std::size_t& index);
+};
 
 }  // namespace gsr::detail

@@ -1,4 +1,7 @@
-// core/names.cpp — names of the enums in gsr/types.hpp, the method registry's spelling.
+// core/names.cpp — names of the enums in gsr/types.hpp; a method's name is the one its
+// registry line gives (exchange/registry.cpp).
+#include "exchange/registry.hpp"
+
 #include <gsr/types.hpp>
 
 namespace gsr {
@@ -25,18 +28,15 @@ std::string_view to_string(Op op) noexcept {
 }
 
 std::string_view to_string(Method m) noexcept {
-  switch (m) {
-    case Method::automatic: return "auto";
-    case Method::pairwise: return "pairwise";
-    case Method::crystal_router: return "crystal_router";
-    case Method::allreduce: return "allreduce";
-  }
-  return "unknown-method";
+  if (m == Method::automatic) return "auto";
+  const detail::MethodEntry* entry = detail::find_method(m);
+  return entry ? entry->name : "unknown-method";
 }
 
 std::optional<Method> method_from_string(std::string_view name) noexcept {
-  for (Method m : {Method::automatic, Method::pairwise, Method::crystal_router, Method::allreduce})
-    if (name == to_string(m)) return m;
+  if (name == to_string(Method::automatic)) return Method::automatic;
+  for (const detail::MethodEntry& entry : detail::method_registry())
+    if (name == entry.name) return entry.method;
   return std::nullopt;
 }
 

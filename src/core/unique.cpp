@@ -1,29 +1,22 @@
-// core/unique.cpp — gsr::make_unique (gs_unique): one discovery, then the owner rule.
+// core/unique.cpp — gsr::make_unique (gs_unique): one discovery on a private communicator,
+// then the owner rule of setup/unique.hpp.
 #include "mpi/checked.hpp"
-#include "plan/plan.hpp"
+#include "mpi/comm.hpp"
 #include "setup/discovery.hpp"
+#include "setup/unique.hpp"
 
 #include <gsr/handle.hpp>
-
-#include <limits>
 
 namespace gsr {
 
 void make_unique(std::span<std::int64_t> ids, MPI_Comm comm) {
   using namespace detail;
   require_communicator(comm, "make_unique");
-  collectively(comm, [&] {
-    check_ids(ids);
-  });
-  MPI_Comm private_comm = MPI_COMM_NULL;
-  GSR_MPI_CHECK(MPI_Comm_dup(comm, &private_comm));
-  struct Free {
-    MPI_Comm& c;
-    ~Free() { MPI_Comm_free(&c); }
-  } free_comm{private_comm};
+  collectively(comm, [&] { check_ids(ids); });
+  const OwnedComm owned(comm);
   const std::vector<index_t> order = entries_by_id(ids);
-  const Topology topo = discover(ids, order, private_comm);
-  apply_unique(ids, order, topo, comm_rank(private_comm));
+  const Topology topo = discover(ids, order, owned.get());
+  apply_unique(ids, order, topo, owned.rank());
 }
 
 }  // namespace gsr

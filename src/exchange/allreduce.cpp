@@ -41,6 +41,9 @@ int or_allreduce(std::byte* data, std::size_t bytes, MPI_Comm comm, MPI_Request*
   return MPI_Allreduce(MPI_IN_PLACE, data, mpi_count(count, "allreduce"), type, MPI_BOR, comm);
 }
 
+// The lowest-rank holder of a group leads it: it numbers the group's slots.
+bool leads(const ExchangeInputs& in, std::size_t s) { return in.holders.row(s)[0] == in.plan.rank; }
+
 }  // namespace
 
 struct AllreduceExchange::Scratch final : InOrderScratch {
@@ -48,40 +51,39 @@ struct AllreduceExchange::Scratch final : InOrderScratch {
   std::size_t row_bytes = 0;
 };
 
-AllreduceExchange::AllreduceExchange(const Plan& plan, MPI_Comm comm, std::uint64_t max_slots)
-    : comm_(comm), rounds_(ceil_log2(plan.ranks)), shared_groups_(plan.shared_groups) {
-  const int me = plan.rank;
-  auto leads = [&](std::size_t s) { return plan.holders.row(s)[0] == me; };
-
+AllreduceExchange::SlotCount AllreduceExchange::count_slots(const ExchangeInputs& in) {
   std::uint64_t led = 0;
-  for (std::size_t s = 0; s < shared_groups_; ++s)
-    if (leads(s)) led += plan.holders.row(s).size();
-  std::uint64_t first = 0;
-  GSR_MPI_CHECK(MPI_Exscan(&led, &first, 1, MPI_UINT64_T, MPI_SUM, comm_));
-  if (me == 0) first = 0;  // MPI_Exscan leaves rank 0's result undefined
-  GSR_MPI_CHECK(MPI_Allreduce(&led, &total_slots_, 1, MPI_UINT64_T, MPI_SUM, comm_));
-  if (total_slots_ > std::min(max_slots, max_addressable_slots)) {
-    usable_ = false;
-    return;
-  }
+  for (std::size_t s = 0; s < in.plan.shared_groups; ++s)
+    if (leads(in, s)) led += in.holders.row(s).size();
+  SlotCount count;
+  GSR_MPI_CHECK(MPI_Exscan(&led, &count.first_led, 1, MPI_UINT64_T, MPI_SUM, in.comm));
+  if (in.plan.rank == 0) count.first_led = 0;  // MPI_Exscan leaves rank 0's result undefined
+  GSR_MPI_CHECK(MPI_Allreduce(&led, &count.total, 1, MPI_UINT64_T, MPI_SUM, in.comm));
+  return count;
+}
 
+AllreduceExchange::AllreduceExchange(const ExchangeInputs& in, SlotCount slots)
+    : comm_(in.comm), rounds_(ceil_log2(in.plan.ranks)), shared_groups_(in.plan.shared_groups),
+      total_slots_(slots.total) {
+  const int me = in.plan.rank;
+  std::uint64_t first = slots.first_led;
   // Leaders number their groups' slots (ascending id) and tell each other holder the first
   // slot of every group they lead and share with it, in ascending id order: both sides list
   // those groups in the same order, so no ids travel.
   std::vector<std::uint64_t> base(shared_groups_, 0);
   std::map<int, std::vector<std::uint64_t>> outgoing;  // holder -> first slots
   for (std::size_t s = 0; s < shared_groups_; ++s) {
-    if (!leads(s)) continue;
+    if (!leads(in, s)) continue;
     base[s] = first;
-    first += plan.holders.row(s).size();
-    for (int h : plan.holders.row(s))
+    first += in.holders.row(s).size();
+    for (int h : in.holders.row(s))
       if (h != me) outgoing[h].push_back(base[s]);
   }
   auto incoming = sparse_exchange(comm_, slot_tag, outgoing);
   std::map<int, std::size_t> taken;  // leader -> first slots used so far
   for (std::size_t s = 0; s < shared_groups_; ++s) {
-    if (leads(s)) continue;
-    const int leader = plan.holders.row(s)[0];
+    if (leads(in, s)) continue;
+    const int leader = in.holders.row(s)[0];
     const std::vector<std::uint64_t>& from = incoming[leader];
     std::size_t& next = taken[leader];
     if (next >= from.size())
@@ -93,7 +95,7 @@ AllreduceExchange::AllreduceExchange(const Plan& plan, MPI_Comm comm, std::uint6
   my_slot_.resize(shared_groups_);
   combine_.offsets.reserve(shared_groups_ + 1);
   for (std::size_t s = 0; s < shared_groups_; ++s) {
-    const auto holders = plan.holders.row(s);
+    const auto holders = in.holders.row(s);
     for (std::size_t j = 0; j < holders.size(); ++j) {
       if (holders[j] == me) my_slot_[s] = base[s] + j;
       combine_.slot.push_back(0);
@@ -114,20 +116,8 @@ std::vector<StageStats> AllreduceExchange::stages() const {
   return {StageStats{static_cast<std::size_t>(rounds_), static_cast<std::size_t>(rounds_) * values}};
 }
 
-AllreduceExchange::Scratch& AllreduceExchange::scratch_of(Workspace& ws) {
-  auto* sc = dynamic_cast<Scratch*>(ws.scratch.get());
-  if (!sc) {
-    ws.scratch = std::make_unique<Scratch>();
-    sc = static_cast<Scratch*>(ws.scratch.get());
-  }
-  return *sc;
-}
-
 void AllreduceExchange::start(Workspace& ws) {
-  if (!usable_)
-    throw Error(ErrorCode::state, "gsr: allreduce: the dense array of " + std::to_string(total_slots_) +
-                                      " slots was too large to build");
-  Scratch& sc = scratch_of(ws);
+  Scratch& sc = ws.scratch_as<Scratch>();
   sc.error = nullptr;
   sc.request = MPI_REQUEST_NULL;
   sc.row_bytes = ws.kernels ? ws.info.k * ws.kernels->value_size : 0;
@@ -145,7 +135,7 @@ void AllreduceExchange::start(Workspace& ws) {
     }
     GSR_MPI_CHECK(or_allreduce(ws.recv.data(), header_bytes + slots * first_slot_bytes, comm_, &sc.request));
   }
-  in_flight_.push(ws);
+  enqueue(ws);
 }
 
 void AllreduceExchange::complete(Workspace& ws) noexcept {
@@ -154,16 +144,7 @@ void AllreduceExchange::complete(Workspace& ws) noexcept {
     if (total_slots_ > 0) {
       GSR_MPI_CHECK(MPI_Wait(&sc.request, MPI_STATUS_IGNORE));
       if (!ws.kernels) return;  // this rank's own arguments were bad; the handle says so
-      std::uint64_t header[header_words];
-      std::memcpy(header, ws.recv.data(), header_bytes);
-      HeaderCheck check;
-      if (header[2] != 0)
-        check.fail(ErrorCode::remote, "gsr: another rank rejected its arguments for this call (see its "
-                                      "error); no values were exchanged");
-      else if ((header[0] & header[1]) != 0)
-        check.fail(ErrorCode::mismatch, "gsr: ranks disagree about the call: this rank called with " +
-                                            ws.info.describe() + ", at least one other rank with something else");
-      check.throw_if_failed();
+      check_agreement(ws);
       const std::size_t slots = static_cast<std::size_t>(total_slots_);
       if (sc.row_bytes > first_slot_bytes) {
         const std::size_t done = header_bytes + slots * first_slot_bytes;
@@ -179,9 +160,17 @@ void AllreduceExchange::complete(Workspace& ws) noexcept {
   }
 }
 
-void AllreduceExchange::finish(Workspace& ws) {
-  in_flight_.complete_through(ws, [this](Workspace& w) { complete(w); });
-  rethrow_recorded(scratch_of(ws));
+void AllreduceExchange::check_agreement(const Workspace& ws) const {
+  std::uint64_t header[header_words];
+  std::memcpy(header, ws.recv.data(), header_bytes);
+  HeaderCheck check;
+  if (header[2] != 0)
+    check.fail(ErrorCode::remote, "gsr: another rank rejected its arguments for this call (see its "
+                                  "error); no values were exchanged");
+  else if ((header[0] & header[1]) != 0)
+    check.fail(ErrorCode::mismatch, "gsr: ranks disagree about the call: this rank called with " +
+                                        ws.info.describe() + ", at least one other rank with something else");
+  check.throw_if_failed();
 }
 
 }  // namespace gsr::detail

@@ -1,24 +1,26 @@
 // exchange/crystal_router.hpp — hypercube-style routing in ceil(log2 P) stages for any P.
 //
-// Stages (recursive halving, as in gslib's crystal router): a rank's current range
-// [lo, hi) of n ranks splits into a lower half of ceil(n/2) ranks and an upper half of
-// floor(n/2). The i-th upper rank pairs with the i-th lower rank; when n is odd the last
-// lower rank has no partner and sends to the last upper rank instead (which then receives
-// two messages). Each rank sends exactly one message per stage, carrying every row headed
-// for the other half (combining: one message per stage, however many rows), then recurses
-// into its own half. After ceil(log2 P) stages every row has reached its destination.
+// Stages (recursive halving): a rank's current range [lo, hi) of n ranks splits into a
+// lower half of ceil(n/2) ranks and an upper half of floor(n/2). The i-th upper rank pairs
+// with the i-th lower rank; when n is odd the last lower rank has no partner and sends to
+// the last upper rank instead (which then receives two messages). Each rank sends exactly
+// one message per stage, carrying every row headed for the other half (combining: one
+// message per stage, however many rows), then recurses into its own half. After at most
+// ceil(log2 P) stages every row has reached its destination.
 //
 // What travels: each holder's partial of a shared group is multicast to the group's other
 // holders (a row going to several destinations across a split is sent once and duplicated
 // only where the destinations part). Every holder then folds all holders' partials in
 // ascending rank order itself, exactly like pairwise: bitwise-equal copies, and bitwise the
-// same result as pairwise for every op and domain. The routes are computed at setup by
-// routing the row descriptors (id, source rank, destinations) through the same stages once;
-// a call only packs rows, sends one message per stage and folds.
+// same result as pairwise for every op and domain. The routes are computed once at setup by
+// sending row descriptors through the same stages; a descriptor names the row's source
+// rank and, for each destination, the destination rank and the group's position in the
+// list of groups that destination shares with the source (ascending id on both sides), so
+// no ids travel, not even at setup. A call only packs rows, sends one message per stage
+// and folds.
 #pragma once
 
-#include "exchange/exchange.hpp"
-#include "exchange/in_flight.hpp"
+#include "exchange/in_order.hpp"
 
 #include <cstdint>
 #include <vector>
@@ -35,14 +37,13 @@ struct RouterStageShape {
 /// The stages of `rank` among `ranks`: at most ceil(log2 ranks) of them.
 std::vector<RouterStageShape> router_stage_shapes(int rank, int ranks);
 
-class CrystalRouterExchange final : public Exchange {
+class CrystalRouterExchange final : public InOrderExchange {
 public:
-  /// Collective over comm (routes the row descriptors once).
-  CrystalRouterExchange(const Plan& plan, MPI_Comm comm);
+  /// Collective over inputs.comm (routes the row descriptors once).
+  explicit CrystalRouterExchange(const ExchangeInputs& inputs);
 
   Method method() const noexcept override { return Method::crystal_router; }
   void start(Workspace& ws) override;
-  void finish(Workspace& ws) override;
   std::vector<StageStats> stages() const override;
   int neighbors() const noexcept override { return neighbors_; }
   std::size_t bytes() const noexcept override;
@@ -59,10 +60,10 @@ public:
 
 private:
   struct Scratch;
-  Scratch& scratch_of(Workspace& ws);
+  void lay_out_call(Workspace& ws, Scratch& sc);
   void post_stage(Workspace& ws, Scratch& sc, std::size_t d);
   void wait_stage(Workspace& ws, Scratch& sc, std::size_t d);
-  void complete(Workspace& ws) noexcept;
+  void complete(Workspace& ws) noexcept override;
   void complete_failed(Workspace& ws, Scratch& sc);
 
   MPI_Comm comm_;
@@ -71,8 +72,7 @@ private:
   std::uint32_t segments_ = 1;  // own partials + one per message received per call
   CombineMap combine_;          // per shared group: every holder's row, ascending rank
   int neighbors_ = 0;
-  std::uint64_t calls_started_ = 0;
-  InFlight in_flight_;
+  CallTags tags_;
 };
 
 }  // namespace gsr::detail

@@ -9,7 +9,7 @@ namespace gsr::detail {
 
 class PairwiseExchange final : public Exchange {
 public:
-  PairwiseExchange(const Plan& plan, MPI_Comm comm);
+  explicit PairwiseExchange(const ExchangeInputs& inputs);
 
   Method method() const noexcept override { return Method::pairwise; }
   void start(Workspace& ws) override;
@@ -19,13 +19,15 @@ public:
   std::size_t bytes() const noexcept override;
 
 private:
-  void finish_failed(Workspace& ws);
+  std::size_t neighbor_index(int rank) const;
+  std::size_t message_bytes(std::size_t j, std::size_t row_bytes) const;
 
   MPI_Comm comm_;
   std::size_t shared_groups_ = 0;
   std::vector<int> neighbor_ranks_;     // ascending
   Csr<index_t> neighbor_groups_;        // row j: shared groups held with neighbour j, ascending
   CombineMap combine_;                  // slot 0: own partials, slot 1 + j: neighbour j's values
+  CallTags tags_;
 };
 
 }  // namespace gsr::detail

@@ -1,8 +1,9 @@
-// plan/plan.hpp — the immutable result of setup: which local entries form each group that
-// needs work, who else holds each shared group, and the owner rule of gs_unique. The
-// topology is discarded once this is built; exchange methods derive their own plans from it.
+// plan/plan.hpp — the immutable local half of setup's result: which local entries form
+// each group that needs work, shared groups first. The topology is discarded once this
+// and the exchange method's own plan are built; nothing changes a Plan after build_plan.
 #pragma once
 
+#include "setup/csr.hpp"
 #include "setup/discovery.hpp"
 
 #include <cstddef>
@@ -11,21 +12,6 @@
 #include <vector>
 
 namespace gsr::detail {
-
-
-/// Compressed rows: row r is items[offsets[r] .. offsets[r+1]).
-template <class T, class Offset = std::size_t>
-struct Csr {
-  std::vector<Offset> offsets{0};
-  std::vector<T> items;
-  std::size_t rows() const noexcept { return offsets.size() - 1; }
-  std::span<const T> row(std::size_t r) const noexcept {
-    return {items.data() + offsets[r], offsets[r + 1] - offsets[r]};
-  }
-  std::size_t bytes() const noexcept {
-    return offsets.capacity() * sizeof(Offset) + items.capacity() * sizeof(T);
-  }
-};
 
 /// Local entries per group. 32-bit offsets: the per-call path streams these maps, so
 /// their size is most of its memory traffic (n < 2^32 is checked at setup).
@@ -55,25 +41,15 @@ struct Plan {
   };
   std::vector<FixedGroups> fixed_groups;  // ascending size, none empty
 
-  // For shared group s: the ranks holding it, ascending, this rank included.
-  Csr<int> holders;
-  std::int64_t global_shared_ids = 0;
+  std::int64_t global_shared_ids = 0;  // distinct ids held by more than one rank, all ranks
 
   std::size_t local_groups() const noexcept;
   std::size_t active_entries() const noexcept;
   std::size_t bytes() const noexcept;
 };
 
-/// The owner rule of gs_unique: among the holders that hold the id unflagged (all holders
-/// if none does), in ascending rank order, the (|id| mod count)-th.
-int unique_owner(std::int64_t abs_id, std::span<const int> holder_ranks,
-                 std::span<const unsigned char> holder_unflagged);
-
-/// Applies gs_unique to `ids` in place, given this rank's topology; `order` is
-/// entries_by_id(ids) (flipping signs does not change it).
-void apply_unique(std::span<std::int64_t> ids, std::span<const index_t> order, const Topology& topo, int rank);
-
-/// Builds the plan from the (possibly uniquified) ids, their order and the topology.
+/// Builds the plan from the (possibly uniquified) ids, their order (entries_by_id) and
+/// the topology.
 Plan build_plan(std::span<const std::int64_t> ids, std::span<const index_t> order, const Topology& topo,
                 int rank, int ranks);
 

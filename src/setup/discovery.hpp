@@ -3,6 +3,9 @@
 // list of holders. No rank ever sees more than the ids it holds plus those homed on it.
 #pragma once
 
+#include "setup/csr.hpp"
+#include "setup/ids.hpp"
+
 #include <mpi.h>
 
 #include <cstdint>
@@ -11,24 +14,14 @@
 
 namespace gsr::detail {
 
-using index_t = std::uint32_t;  // local entry index; setup rejects n >= 2^32
-
-/// Throws invalid_argument for ids setup cannot take: NULL with n > 0, n >= 2^32 (entry
-/// indices are 32-bit), or -2^63 (no |id|). Rank-local; callers agree on the outcome.
-void check_ids(std::span<const std::int64_t> ids);
-
-/// Indices of the entries with a non-zero id, sorted by |id|, index order within one |id|.
-/// Setup sorts once and every later step (discovery, unique, plan) walks this order.
-std::vector<index_t> entries_by_id(std::span<const std::int64_t> ids);
+/// Row s: the ranks holding shared group s (shared_ids[s]), ascending, this rank included.
+using Holders = Csr<int>;
 
 struct Topology {
   /// Distinct |id| this rank holds that some other rank also holds, ascending.
   std::vector<std::int64_t> shared_ids;
-  /// CSR: holders of shared_ids[s] are holder_ranks[holder_offsets[s] .. holder_offsets[s+1]),
-  /// ascending, this rank included; holder_unflagged says whether that rank holds the id
-  /// with at least one unflagged (positive) entry.
-  std::vector<std::size_t> holder_offsets{0};
-  std::vector<int> holder_ranks;
+  Holders holders;
+  /// Parallel to holders.items: does that rank hold the id with an unflagged (positive) entry.
   std::vector<unsigned char> holder_unflagged;
   /// Number of distinct ids held by more than one rank, over all ranks.
   std::int64_t global_shared_ids = 0;

@@ -3,7 +3,6 @@
 #include "tune/auto_select.hpp"
 
 #include "mpi/checked.hpp"
-#include "exchange/allreduce.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -40,8 +39,10 @@ double time_exchange(Exchange& exchange, const Plan& plan, int warmup, int repet
   return each[each.size() / 2];
 }
 
-AutoChoice choose_method(const Plan& plan, MPI_Comm comm, const CostModel& model) {
+AutoChoice choose_method(const ExchangeInputs& in, const CostModel& model) {
   const double begin = MPI_Wtime();
+  const Plan& plan = in.plan;
+  MPI_Comm comm = in.comm;
   AutoChoice choice;
   constexpr std::size_t count = std::size(concrete_methods);
 
@@ -49,7 +50,7 @@ AutoChoice choose_method(const Plan& plan, MPI_Comm comm, const CostModel& model
   if (plan.ranks == 1 || plan.global_shared_ids == 0) {
     for (Method m : concrete_methods)
       choice.timings.push_back(MethodTiming{m, -1.0, 0.0, "not measured: no id is shared between ranks"});
-    choice.exchange = make_exchange(Method::pairwise, plan, comm);
+    choice.exchange = build_exchange(Method::pairwise, in).exchange;
     choice.reason = "auto: no id is shared between ranks, nothing to measure";
     choice.seconds = MPI_Wtime() - begin;
     return choice;
@@ -59,25 +60,11 @@ AutoChoice choose_method(const Plan& plan, MPI_Comm comm, const CostModel& model
   std::unique_ptr<Exchange> candidates[count];
   double predicted[count];
   for (std::size_t i = 0; i < count; ++i) {
-    const Method m = concrete_methods[i];
-    MethodTiming timing{m, -1.0, 0.0, ""};
-    predicted[i] = -1.0;
-    if (!method_available(m)) {
-      timing.note = "not available in this build";
-    } else if (m == Method::allreduce) {
-      auto dense = std::make_unique<AllreduceExchange>(plan, comm, allreduce_max_dense_bytes / sizeof(double));
-      if (dense->usable()) {
-        candidates[i] = std::move(dense);
-      } else {
-        timing.note = "excluded: its dense array would hold " + std::to_string(dense->dense_slots()) + " slots (" +
-                      format("%.1f MiB per rank", static_cast<double>(dense->dense_slots()) * 8 / (1 << 20)) +
-                      format("), above the %.0f MiB limit", static_cast<double>(allreduce_max_dense_bytes >> 20));
-      }
-    } else {
-      candidates[i] = make_exchange(m, plan, comm);
-    }
-    if (candidates[i]) predicted[i] = model.predict(candidates[i]->stages(), sizeof(double));
-    choice.timings.push_back(timing);
+    BuiltExchange built = method_registry()[i].build(in, auto_limits);
+    candidates[i] = std::move(built.exchange);
+    predicted[i] = candidates[i] ? model.predict(candidates[i]->stages(), sizeof(double)) : -1.0;
+    choice.timings.push_back(
+        MethodTiming{concrete_methods[i], -1.0, 0.0, built.unavailable.empty() ? "" : "excluded: " + built.unavailable});
   }
   GSR_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, predicted, static_cast<int>(count), MPI_DOUBLE, MPI_MAX, comm));
 

@@ -4,7 +4,7 @@
 // decision is reduced over ranks first).
 #pragma once
 
-#include "exchange/exchange.hpp"
+#include "exchange/registry.hpp"
 #include "tune/cost_model.hpp"
 
 #include <cstdint>
@@ -18,6 +18,7 @@ namespace gsr::detail {
 /// many bytes (8 per slot for one double) its memory and its per-call O(total) zeroing and
 /// reduction outweigh any latency it saves, so auto leaves it out (it can still be asked for).
 inline constexpr std::uint64_t allreduce_max_dense_bytes = std::uint64_t(32) << 20;
+inline constexpr ExchangeLimits auto_limits{allreduce_max_dense_bytes / sizeof(double)};
 
 /// A candidate predicted this many times slower than the best prediction is not measured.
 /// The model is crude (one alpha and beta for every pattern), hence the wide margin.
@@ -36,8 +37,8 @@ struct AutoChoice {
   double seconds = 0;  // wall time spent choosing
 };
 
-/// Collective over comm.
-AutoChoice choose_method(const Plan& plan, MPI_Comm comm, const CostModel& model = {});
+/// Collective over inputs.comm. Every candidate is built through the registry.
+AutoChoice choose_method(const ExchangeInputs& inputs, const CostModel& model = {});
 
 /// Median seconds per call of `exchange` on this rank (double values, k = 1), after warm-up:
 /// the median shrugs off a call that lost its core to another process.

@@ -4,7 +4,7 @@
 // router); allreduce steps aside when its dense array would be too large.
 #include "methods_support.hpp"
 
-#include "exchange/allreduce.hpp"
+#include "exchange/registry.hpp"
 #include "plan/plan.hpp"
 #include "setup/discovery.hpp"
 
@@ -161,16 +161,18 @@ TEST(MethodStats, AllreduceStepsAsideAboveItsSlotLimit) {
   const std::vector<index_t> order = entries_by_id(ids);
   const Topology topo = discover(ids, order, MPI_COMM_WORLD);
   const Plan plan = build_plan(ids, order, topo, world_rank(), world_size());
+  const ExchangeInputs inputs{plan, topo.holders, MPI_COMM_WORLD};
   // Ring: P blocks of 4 ids, each block held by 2 ranks (P = 2: both blocks by both ranks;
   // P = 1: nothing shared).
   const std::uint64_t slots = world_size() == 1 ? 0 : 8 * static_cast<std::uint64_t>(world_size());
-  AllreduceExchange fits(plan, MPI_COMM_WORLD, slots);
-  EXPECT_TRUE(fits.usable());
-  EXPECT_EQ(fits.dense_slots(), slots);
+  const BuiltExchange fits = build_exchange(Method::allreduce, inputs, ExchangeLimits{slots});
+  ASSERT_TRUE(fits.exchange) << fits.unavailable;
+  EXPECT_EQ(fits.exchange->method(), Method::allreduce);
   if (slots > 0) {
-    AllreduceExchange too_large(plan, MPI_COMM_WORLD, slots - 1);
-    EXPECT_FALSE(too_large.usable());
-    EXPECT_EQ(too_large.dense_slots(), slots);
+    const BuiltExchange too_large = build_exchange(Method::allreduce, inputs, ExchangeLimits{slots - 1});
+    EXPECT_FALSE(too_large.exchange);
+    EXPECT_NE(too_large.unavailable.find("would need " + std::to_string(slots) + " dense slots"), std::string::npos)
+        << too_large.unavailable;
   }
 }
 

@@ -1,0 +1,85 @@
+// exchange/protocol.hpp — what every exchange message looks like and how a receiver
+// checks it. Each message starts with a MessageHeader: the sender's call signature, so
+// ranks that disagree about a call get a mismatch error instead of garbage, and a status,
+// so a rank whose call failed still sends (a header alone) and nobody waits forever.
+// Receives are probed first (mpi/messages.hpp): a peer that disagrees about the call may
+// send more than this rank expects, and such a message is taken whole, never truncated.
+#pragma once
+
+#include <gsr/error.hpp>
+#include <gsr/types.hpp>
+
+#include <mpi.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace gsr::detail {
+
+/// What one call reduces. Every rank must pass the same, or the call is a mismatch error.
+struct CallInfo {
+  Domain dom = Domain::float64;
+  Op op = Op::add;
+  Transpose transpose = Transpose::no;
+  std::size_t k = 1;
+  bool many = false;
+
+  std::uint64_t signature() const noexcept;
+  static CallInfo from_signature(std::uint64_t signature) noexcept;
+  std::string describe() const;  // e.g. "dom=double op=add transpose=0 k=1 layout=vec"
+};
+
+/// What a message says about its sender's call.
+enum class HeaderStatus : std::uint64_t {
+  ok = 0,                // values follow
+  own_failure = 1,       // the sender's arguments were bad; no values follow
+  upstream_problem = 2,  // the sender (a multi-stage method) received a failed or
+                         // disagreeing message earlier in this call; no values follow
+};
+
+/// Every message of every method starts with this (16 bytes keeps the values aligned).
+struct MessageHeader {
+  std::uint64_t signature = 0;  // CallInfo::signature() of the sender's call
+  HeaderStatus status = HeaderStatus::ok;
+};
+static_assert(sizeof(MessageHeader) == 16);
+
+/// Records the first problem the messages of one call reveal (mismatch or remote failure).
+class HeaderCheck {
+public:
+  void check(const MessageHeader& h, const CallInfo& mine, int peer);
+  void check_size(std::size_t got, std::size_t expected, const CallInfo& mine, int peer);
+  /// Records a problem found some other way than from one peer's message (e.g. a collective).
+  void fail(ErrorCode code, std::string message);
+  void throw_if_failed() const;  // call once every message of the call has completed
+  bool ok() const noexcept { return code_ == ErrorCode::ok; }
+
+private:
+  ErrorCode code_ = ErrorCode::ok;
+  std::string message_;
+};
+
+/// Receives the next message from `peer` with `tag` and checks its header and size into
+/// `check`. It lands at `into` when it is no longer than `expected` bytes, else (a peer
+/// that disagrees about the call) in `overflow`; returns where it landed.
+const std::byte* receive_checked(MPI_Comm comm, int peer, int tag, std::byte* into, std::size_t expected,
+                                 std::vector<std::byte>& overflow, const CallInfo& info, HeaderCheck& check);
+
+/// The tags of successive calls of one method on one handle. Each call gets its own, so the
+/// messages of requests in flight together never match each other's receives (receives are
+/// probed when a request is waited for, in whatever order the caller waits). Every rank
+/// starts the same calls in the same order, so the numbers agree. MPI guarantees tags up
+/// to 32767; tags below the base are left to setup messages.
+class CallTags {
+public:
+  int next() noexcept { return base + static_cast<int>(started_++ % span); }
+
+private:
+  static constexpr int base = 64;
+  static constexpr std::uint64_t span = 16384;
+  std::uint64_t started_ = 0;
+};
+
+}  // namespace gsr::detail
