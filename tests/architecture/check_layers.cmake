@@ -1,0 +1,56 @@
+# check_layers.cmake — fails when a source folder under src/ includes a header of a folder
+# above it in the layer order of docs/architecture.md. Run as
+#   cmake -DSRC=<path to src> -P check_layers.cmake
+#
+# Order, bottom first: a folder may include its own headers and those of folders before it.
+# Shims (capi) may include only public headers and their own folder.
+cmake_minimum_required(VERSION 3.25)
+set(layers mpi setup plan local exchange tune core io capi tools)
+set(shims capi)
+
+if(NOT SRC OR NOT IS_DIRECTORY "${SRC}")
+  message(FATAL_ERROR "check_layers: SRC='${SRC}' is not a folder")
+endif()
+
+get_filename_component(SRC "${SRC}" ABSOLUTE)
+file(GLOB folders LIST_DIRECTORIES true RELATIVE "${SRC}" "${SRC}/*")
+set(violations "")
+foreach(folder IN LISTS folders)
+  if(NOT IS_DIRECTORY "${SRC}/${folder}" OR folder STREQUAL "cmake")
+    continue()
+  endif()
+  list(FIND layers "${folder}" level)
+  if(level EQUAL -1)
+    string(APPEND violations "  src/${folder}/ is in no layer: add it to the order in docs/architecture.md and this script\n")
+    continue()
+  endif()
+  file(GLOB_RECURSE sources RELATIVE "${SRC}" "${SRC}/${folder}/*.hpp" "${SRC}/${folder}/*.cpp"
+       "${SRC}/${folder}/*.h" "${SRC}/${folder}/*.c")
+  foreach(source IN LISTS sources)
+    file(STRINGS "${SRC}/${source}" includes REGEX "^[ \t]*#[ \t]*include[ \t]+\"[^\"]+\"")
+    foreach(line IN LISTS includes)
+      string(REGEX REPLACE "^[ \t]*#[ \t]*include[ \t]+\"([^\"]+)\".*" "\\1" header "${line}")
+      if(NOT header MATCHES "^([^/]+)/")
+        continue()
+      endif()
+      set(target "${CMAKE_MATCH_1}")
+      if(target STREQUAL "gsr" OR target STREQUAL folder)
+        continue()
+      endif()
+      list(FIND layers "${target}" target_level)
+      if(target_level EQUAL -1)
+        continue()  # not a src/ folder (e.g. a system or third-party path)
+      endif()
+      if(folder IN_LIST shims)
+        string(APPEND violations "  ${source} includes ${header}: ${folder}/ is a shim and includes only public and ${folder}/ headers\n")
+      elseif(target_level GREATER level)
+        string(APPEND violations "  ${source} includes ${header}: ${target}/ is above ${folder}/ in the layer order\n")
+      endif()
+    endforeach()
+  endforeach()
+endforeach()
+
+if(violations)
+  message(FATAL_ERROR "check_layers: includes against the layer order (${layers}):\n${violations}")
+endif()
+message(STATUS "check_layers: every include under ${SRC} points down the layer order")
