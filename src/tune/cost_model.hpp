@@ -1,4 +1,4 @@
-// tune/cost_model.hpp — the alpha-beta cost of a message (seed 003): T = alpha + beta * bytes,
+// tune/cost_model.hpp — the alpha-beta cost of a message (docs/methods.md): T = alpha + beta * bytes,
 // summed over the messages a rank sends per call, stage by stage. It is a screening tool for
 // auto (skip candidates that cannot win) and the vocabulary of its verbose report, not a
 // substitute for measuring.
