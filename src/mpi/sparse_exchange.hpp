@@ -1,5 +1,5 @@
 // mpi/sparse_exchange.hpp — personalized exchange with a sparse, unknown-to-the-receiver
-// set of partners: non-blocking consensus (NBX; docs/architecture.md names it as a layer).
+// set of partners, by non-blocking consensus (NBX), which works as follows.
 // Each rank sends synchronous-mode messages to the ranks it has something for, receives
 // whatever arrives, and joins a non-blocking barrier once its own sends have been matched;
 // when the barrier completes every message has been received. No O(P) array of counts
