@@ -1,5 +1,5 @@
-/* gsr/gs.h — the C interface, source-compatible with the gather-scatter (gs) library of
- * Nek5000 as documented by Lottes / Offermans.
+/* gsr/gs.h — the C interface, with the C calls, types and enumeration values of the
+ * gather-scatter (gs) library of Nek5000 (docs/c-api.md says what is covered and tested).
  *
  * Each rank passes a local-to-global map id[0..n). Entries with the same |id| on all
  * ranks form a group; id == 0 takes no part; id < 0 is "flagged".
@@ -10,7 +10,8 @@
  *     transpose != 0                 : all contribute, unflagged receive   (Q^T, gather)
  *   A group with nothing contributing receives the identity of op (0, 1, +max, -max, 0).
  *
- * Worked example (two spectral elements of order 2 on two ranks, seed Table 1):
+ * Worked example (two spectral elements of order 2 on two ranks; Table 1 (ids and u) of
+ * docs/concepts.md, which also gives the results of every op as Tables 2-4):
  *   rank 0: id = {1,2,3, 4,5,6, 7,8,9}     rank 1: id = {3,10,11, 6,12,13, 9,14,15}
  *   gs(u, gs_double, gs_add, 0, h, NULL) sums the two copies of nodes 3, 6 and 9 and
  *   writes the sum into both; every other entry is left as it was.
