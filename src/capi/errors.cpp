@@ -5,8 +5,10 @@
 
 #include <gsr/gs.h>
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <thread>
 
 namespace gsr::capi {
 
@@ -43,6 +45,10 @@ void record_failure(const char* function, ErrorCode code, const std::string& mes
   if (error_mode == GSR_ERRORS_ABORT) {
     std::fprintf(stderr, "%s\n", record.message.c_str());
     std::fflush(stderr);
+    // The launcher forwards stderr asynchronously and may tear the job down before it has
+    // read the message, leaving the user with an abort and no reason (seen with MPICH's
+    // hydra when every rank aborts at once). A moment's pause lets the message out first.
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
     int initialized = 0;
     MPI_Initialized(&initialized);
     if (initialized) MPI_Abort(comm == MPI_COMM_NULL ? MPI_COMM_WORLD : comm, 1);

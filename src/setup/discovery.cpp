@@ -29,56 +29,57 @@ int home_rank(std::int64_t abs_id, int ranks) noexcept {
   return static_cast<int>(mix(static_cast<std::uint64_t>(abs_id)) % static_cast<std::uint64_t>(ranks));
 }
 
-Topology discover(std::span<const std::int64_t> ids, std::span<const index_t> order, MPI_Comm comm) {
-  const int size = comm_size(comm);
+namespace {
 
-  // Distinct |id| held here, encoded +|id| if some entry holds it unflagged, else -|id|.
-  std::vector<std::int64_t> distinct;
-  for_each_id_run(ids, order, [&](const IdRun& run) { distinct.push_back(run.any_unflagged ? run.id : -run.id); });
+using Messages = std::map<int, std::vector<std::int64_t>>;  // rank -> words
 
-  Topology topo;
-  if (size == 1) return topo;
+// Round 1, at each holder: one word per distinct |id| held here, to the id's home:
+// +|id| if some entry holds it unflagged, else -|id|.
+Messages holders_to_homes(std::span<const std::int64_t> ids, std::span<const index_t> order, int ranks) {
+  Messages to_home;
+  for_each_id_run(ids, order, [&](const IdRun& run) {
+    to_home[home_rank(run.id, ranks)].push_back(run.any_unflagged ? run.id : -run.id);
+  });
+  return to_home;
+}
 
-  std::map<int, std::vector<std::int64_t>> to_home;
-  for (std::int64_t enc : distinct) to_home[home_rank(abs_id(enc), size)].push_back(enc);
-  const auto at_home = sparse_exchange(comm, tag_to_home, to_home);
-  to_home.clear();
-
-  // At the home: (|id|, holder, unflagged), sorted by id then holder rank.
+// Round 2, at each home: for every id held by two or more ranks, each holder gets
+// (id, holder count, then 2 * rank + unflagged per holder, ascending rank).
+Messages homes_to_holders(const Messages& at_home, std::int64_t& homed_shared) {
   struct Record {
     std::int64_t id;
     int rank;
     bool unflagged;
   };
   std::vector<Record> records;
-  for (const auto& [source, encs] : at_home)
-    for (std::int64_t enc : encs) records.push_back({abs_id(enc), source, enc > 0});
+  for (const auto& [source, words] : at_home)
+    for (std::int64_t word : words) records.push_back({abs_id(word), source, word > 0});
   std::sort(records.begin(), records.end(), [](const Record& a, const Record& b) {
     return a.id != b.id ? a.id < b.id : a.rank < b.rank;
   });
 
-  std::int64_t homed_shared = 0;
-  std::map<int, std::vector<std::int64_t>> to_holders;
+  homed_shared = 0;
+  Messages to_holders;
   for (std::size_t begin = 0; begin < records.size();) {
     std::size_t end = begin + 1;
     while (end < records.size() && records[end].id == records[begin].id) ++end;
     if (end - begin > 1) {
       ++homed_shared;
       for (std::size_t h = begin; h < end; ++h) {
-        auto& msg = to_holders[records[h].rank];
-        msg.push_back(records[begin].id);
-        msg.push_back(static_cast<std::int64_t>(end - begin));
+        auto& message = to_holders[records[h].rank];
+        message.push_back(records[begin].id);
+        message.push_back(static_cast<std::int64_t>(end - begin));
         for (std::size_t j = begin; j < end; ++j)
-          msg.push_back(2 * static_cast<std::int64_t>(records[j].rank) + (records[j].unflagged ? 1 : 0));
+          message.push_back(2 * static_cast<std::int64_t>(records[j].rank) + (records[j].unflagged ? 1 : 0));
       }
     }
     begin = end;
   }
-  std::vector<Record>().swap(records);
-  const auto answers = sparse_exchange(comm, tag_to_holders, to_holders);
-  to_holders.clear();
+  return to_holders;
+}
 
-  // Answers arrive per home; merge them into one list sorted by id.
+// Back at each holder: the answers arrive per home; merge them into one list by id.
+void read_answers(const Messages& answers, Topology& topo) {
   std::vector<std::pair<std::int64_t, const std::int64_t*>> entries;
   for (const auto& [home, words] : answers) {
     for (std::size_t i = 0; i < words.size();) {
@@ -86,8 +87,7 @@ Topology discover(std::span<const std::int64_t> ids, std::span<const index_t> or
       i += 2 + static_cast<std::size_t>(words[i + 1]);
     }
   }
-  std::sort(entries.begin(), entries.end(),
-            [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   topo.shared_ids.reserve(entries.size());
   for (const auto& [id, record] : entries) {
     topo.shared_ids.push_back(id);
@@ -98,7 +98,25 @@ Topology discover(std::span<const std::int64_t> ids, std::span<const index_t> or
     }
     topo.holders.offsets.push_back(topo.holders.items.size());
   }
+}
 
+}  // namespace
+
+Topology discover(std::span<const std::int64_t> ids, std::span<const index_t> order, MPI_Comm comm) {
+  const int ranks = comm_size(comm);
+  Topology topo;
+  if (ranks == 1) return topo;
+  // Each round's messages are dropped as soon as the next step has read them: setup's peak
+  // memory is one round's worth, not all of them.
+  std::int64_t homed_shared = 0;
+  Messages to_holders;
+  {
+    const Messages at_home = sparse_exchange(comm, tag_to_home, holders_to_homes(ids, order, ranks));
+    to_holders = homes_to_holders(at_home, homed_shared);
+  }
+  const Messages answers = sparse_exchange(comm, tag_to_holders, to_holders);
+  Messages().swap(to_holders);
+  read_answers(answers, topo);
   GSR_MPI_CHECK(MPI_Allreduce(&homed_shared, &topo.global_shared_ids, 1, MPI_INT64_T, MPI_SUM, comm));
   return topo;
 }

@@ -39,75 +39,107 @@ double time_exchange(Exchange& exchange, const Plan& plan, int warmup, int repet
   return each[each.size() / 2];
 }
 
-AutoChoice choose_method(const ExchangeInputs& in, const CostModel& model) {
-  const double begin = MPI_Wtime();
-  const Plan& plan = in.plan;
-  MPI_Comm comm = in.comm;
-  AutoChoice choice;
-  constexpr std::size_t count = std::size(concrete_methods);
+namespace {
 
-  // Nothing crosses ranks: every method is free, and pairwise does the least.
-  if (plan.ranks == 1 || plan.global_shared_ids == 0) {
-    for (Method m : concrete_methods)
-      choice.timings.push_back(MethodTiming{m, -1.0, 0.0, "not measured: no id is shared between ranks"});
-    choice.exchange = build_exchange(Method::pairwise, in).exchange;
-    choice.reason = "auto: no id is shared between ranks, nothing to measure";
-    choice.seconds = MPI_Wtime() - begin;
-    return choice;
+struct Candidate {
+  Method method;
+  std::unique_ptr<Exchange> exchange;  // null: unavailable or ruled out (see note)
+  double predicted = -1.0;             // seconds per call, slowest rank
+  double measured = -1.0;              // seconds per call, slowest rank's median
+  std::string note;
+};
+
+// Every registered method, built (their setups are collective) and predicted.
+std::vector<Candidate> build_candidates(const ExchangeInputs& in, const CostModel& model) {
+  std::vector<Candidate> candidates;
+  std::vector<double> predicted;
+  for (const MethodEntry& entry : method_registry()) {
+    BuiltExchange built = entry.build(in, auto_limits);
+    Candidate c{entry.method, std::move(built.exchange), -1.0, -1.0, {}};
+    if (!c.exchange) c.note = "excluded: " + built.unavailable;
+    predicted.push_back(c.exchange ? model.predict(c.exchange->stages(), sizeof(double)) : -1.0);
+    candidates.push_back(std::move(c));
   }
+  GSR_MPI_CHECK(
+      MPI_Allreduce(MPI_IN_PLACE, predicted.data(), static_cast<int>(predicted.size()), MPI_DOUBLE, MPI_MAX, in.comm));
+  for (std::size_t i = 0; i < candidates.size(); ++i)
+    if (candidates[i].exchange) candidates[i].predicted = predicted[i];
+  return candidates;
+}
 
-  // Build every candidate (their setups are collective) and predict its cost.
-  std::unique_ptr<Exchange> candidates[count];
-  double predicted[count];
-  for (std::size_t i = 0; i < count; ++i) {
-    BuiltExchange built = method_registry()[i].build(in, auto_limits);
-    candidates[i] = std::move(built.exchange);
-    predicted[i] = candidates[i] ? model.predict(candidates[i]->stages(), sizeof(double)) : -1.0;
-    choice.timings.push_back(
-        MethodTiming{concrete_methods[i], -1.0, 0.0, built.unavailable.empty() ? "" : "excluded: " + built.unavailable});
+// Drops the candidates the model says cannot win (the same verdict on every rank: the
+// predictions were reduced over ranks).
+void drop_hopeless(std::vector<Candidate>& candidates) {
+  double best = std::numeric_limits<double>::infinity();
+  for (const Candidate& c : candidates)
+    if (c.exchange) best = std::min(best, c.predicted);
+  for (Candidate& c : candidates) {
+    if (!c.exchange || c.predicted <= hopeless_factor * best) continue;
+    c.note = format("skipped: the model predicts %.3g us, %.1f times the best prediction", c.predicted * 1e6,
+                    c.predicted / best);
+    c.exchange.reset();
   }
-  GSR_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, predicted, static_cast<int>(count), MPI_DOUBLE, MPI_MAX, comm));
+}
 
-  double best_prediction = std::numeric_limits<double>::infinity();
-  for (std::size_t i = 0; i < count; ++i)
-    if (candidates[i]) best_prediction = std::min(best_prediction, predicted[i]);
+// Times the remaining candidates; the slowest rank's median counts.
+void measure(std::vector<Candidate>& candidates, const Plan& plan, MPI_Comm comm) {
+  std::vector<double> measured(candidates.size(), -1.0);
+  for (std::size_t i = 0; i < candidates.size(); ++i)
+    if (candidates[i].exchange)
+      measured[i] = time_exchange(*candidates[i].exchange, plan, auto_warmup_calls, auto_timed_calls);
+  GSR_MPI_CHECK(
+      MPI_Allreduce(MPI_IN_PLACE, measured.data(), static_cast<int>(measured.size()), MPI_DOUBLE, MPI_MAX, comm));
+  for (std::size_t i = 0; i < candidates.size(); ++i)
+    if (candidates[i].exchange) candidates[i].measured = measured[i];
+}
 
-  // Measure the candidates the model does not rule out; the slowest rank's time counts.
-  double measured[count];
-  for (std::size_t i = 0; i < count; ++i) {
-    measured[i] = -1.0;
-    if (!candidates[i]) continue;
-    choice.timings[i].predicted_seconds = predicted[i];
-    if (predicted[i] > hopeless_factor * best_prediction) {
-      choice.timings[i].note =
-          format("skipped: the model predicts %.3g us, %.1f times the best prediction", predicted[i] * 1e6,
-                 predicted[i] / best_prediction);
-      candidates[i].reset();
-      continue;
-    }
-    measured[i] = time_exchange(*candidates[i], plan, auto_warmup_calls, auto_timed_calls);
-  }
-  GSR_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, measured, static_cast<int>(count), MPI_DOUBLE, MPI_MAX, comm));
-
-  // Strictly faster wins; ties keep the earlier method in registry order.
-  std::size_t winner = count, runner_up = count;
-  for (std::size_t i = 0; i < count; ++i) {
-    choice.timings[i].seconds_per_call = candidates[i] ? measured[i] : -1.0;
-    if (!candidates[i]) continue;
-    if (winner == count || measured[i] < measured[winner]) {
+// Strictly faster wins; ties keep the earlier method in registry order.
+AutoChoice pick_fastest(std::vector<Candidate>& candidates) {
+  const std::size_t none = candidates.size();
+  std::size_t winner = none, runner_up = none;
+  for (std::size_t i = 0; i < candidates.size(); ++i) {
+    if (!candidates[i].exchange) continue;
+    const double t = candidates[i].measured;
+    if (winner == none || t < candidates[winner].measured) {
       runner_up = winner;
       winner = i;
-    } else if (runner_up == count || measured[i] < measured[runner_up]) {
+    } else if (runner_up == none || t < candidates[runner_up].measured) {
       runner_up = i;
     }
   }
-  choice.exchange = std::move(candidates[winner]);
-  choice.reason = "auto: fastest measured, " + format("%.3g us per call", measured[winner] * 1e6) +
-                  " (slowest rank's median of " + std::to_string(auto_timed_calls) + " timed calls after " +
-                  std::to_string(auto_warmup_calls) + " warm-up)";
-  if (runner_up != count)
-    choice.reason += "; next " + std::string(to_string(concrete_methods[runner_up])) +
-                     format(" at %.3g us (%.2fx)", measured[runner_up] * 1e6, measured[runner_up] / measured[winner]);
+  AutoChoice choice;
+  for (const Candidate& c : candidates)
+    choice.timings.push_back(MethodTiming{c.method, c.exchange ? c.measured : -1.0, std::max(c.predicted, 0.0), c.note});
+  const double best = candidates[winner].measured;
+  choice.reason = "auto: fastest measured, " + format("%.3g us per call", best * 1e6) + " (slowest rank's median of " +
+                  std::to_string(auto_timed_calls) + " timed calls after " + std::to_string(auto_warmup_calls) +
+                  " warm-up)";
+  if (runner_up != none) {
+    const double next = candidates[runner_up].measured;
+    choice.reason += "; next " + std::string(to_string(candidates[runner_up].method)) +
+                     format(" at %.3g us (%.2fx)", next * 1e6, next / best);
+  }
+  choice.exchange = std::move(candidates[winner].exchange);
+  return choice;
+}
+
+}  // namespace
+
+AutoChoice choose_method(const ExchangeInputs& in, const CostModel& model) {
+  const double begin = MPI_Wtime();
+  AutoChoice choice;
+  if (in.plan.ranks == 1 || in.plan.global_shared_ids == 0) {
+    // Nothing crosses ranks: every method is free, and pairwise does the least.
+    for (const MethodEntry& entry : method_registry())
+      choice.timings.push_back(MethodTiming{entry.method, -1.0, 0.0, "not measured: no id is shared between ranks"});
+    choice.exchange = build_exchange(Method::pairwise, in).exchange;
+    choice.reason = "auto: no id is shared between ranks, nothing to measure";
+  } else {
+    std::vector<Candidate> candidates = build_candidates(in, model);
+    drop_hopeless(candidates);
+    measure(candidates, in.plan, in.comm);
+    choice = pick_fastest(candidates);
+  }
   choice.seconds = MPI_Wtime() - begin;
   return choice;
 }
