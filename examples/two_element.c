@@ -1,4 +1,4 @@
-/* two_element.c — the worked example of the gs documentation (Offermans, section 3),
+/* two_element.c — the two-element worked example of docs/concepts.md (Tables 1-4 there),
  * through gsr's C interface: two spectral elements of order 2 share the nodes 3, 6 and 9.
  *
  *   mpiexec -n 2 ./gsr-two-element     element 1 on rank 0, element 2 on rank 1

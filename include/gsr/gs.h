@@ -100,7 +100,7 @@ enum { GSR_ERRORS_ABORT = 0, GSR_ERRORS_RETURN = 1 };
 
 void gsr_set_error_mode(int mode);
 int gsr_get_error_mode(void);
-int gsr_last_error(void);                  /* code of the last failed call; GSR_SUCCESS if none */
+int gsr_last_error(void);                  /* code of the most recent call; GSR_SUCCESS if it succeeded */
 const char *gsr_last_error_message(void);  /* "" if none */
 void gsr_clear_error(void);
 

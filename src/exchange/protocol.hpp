@@ -74,11 +74,13 @@ const std::byte* receive_checked(MPI_Comm comm, int peer, int tag, std::byte* in
 /// to 32767; tags below the base are left to setup messages.
 class CallTags {
 public:
+  /// More requests of one handle than this in flight at once would reuse a tag.
+  static constexpr std::uint64_t span = 16384;
+
   int next() noexcept { return base + static_cast<int>(started_++ % span); }
 
 private:
   static constexpr int base = 64;
-  static constexpr std::uint64_t span = 16384;
   std::uint64_t started_ = 0;
 };
 
