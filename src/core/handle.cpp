@@ -71,10 +71,9 @@ void HandleState::fail_call(const CallInfo& info, ErrorCode code, const std::str
 std::size_t HandleState::start(const DataRef& data, std::size_t length, const CallInfo& info) {
   const std::string problem = validate(data, length, info);
   if (!problem.empty()) fail_call(info, ErrorCode::invalid_argument, problem);
-  // Checked on every rank alike (all start the same calls), so no rank is left waiting.
   if (pending + 1 >= CallTags::span)
-    throw Error(ErrorCode::state, "gsr: " + std::to_string(pending) +
-                                      " requests of this handle are in flight; wait for some before starting more");
+    fail_call(info, ErrorCode::state, "gsr: " + std::to_string(pending) +
+                                          " requests of this handle are in flight; wait for some before starting more");
   const Kernels* kernels = find_kernels(info.dom, info.op);
 
   std::size_t index = 0;
