@@ -4,12 +4,12 @@
 #include "conjugate_gradients.hpp"
 #include "element_operator.hpp"
 #include "gll.hpp"
+#include "random.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <numbers>
-#include <random>
 #include <vector>
 
 namespace {
@@ -149,11 +149,10 @@ TEST(ElementOperator, CurvedElementsAreSymmetricAndAnnihilateConstants) {
     const GllRule rule = make_gll_rule(dim == 2 ? 6 : 4);
     const auto xyz = dim == 2 ? element_coordinates(2, rule, curved_2d) : element_coordinates(3, rule, curved_3d);
     const ElementOperator op(dim, rule, 1, xyz);
-    std::mt19937 random(7);
-    std::uniform_real_distribution<double> value(-1, 1);
+    gsr_test::Random random(7);
     std::vector<double> u(op.local_size()), v(op.local_size()), one(op.local_size(), 1.0);
-    for (auto& x : u) x = value(random);
-    for (auto& x : v) x = value(random);
+    for (auto& x : u) x = random.uniform(-1, 1);
+    for (auto& x : v) x = random.uniform(-1, 1);
     const double uv = dot(v, stiffness(op, u)), vu = dot(u, stiffness(op, v));
     EXPECT_NEAR(uv, vu, 1e-11 * std::abs(uv)) << "dim " << dim;
     EXPECT_GT(dot(u, stiffness(op, u)), 0) << "dim " << dim;

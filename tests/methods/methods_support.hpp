@@ -1,6 +1,6 @@
-// methods_support.hpp — what the method tests share: rank queries, a random global problem
-// every rank builds identically (so the serial reference of tests/support needs no
-// communication), and bitwise comparison with readable failures.
+// methods_support.hpp — what the method tests share: rank queries, the random global
+// problems of tests/support (every rank builds the same one, so the serial reference needs
+// no communication), and bitwise comparison with readable failures.
 #pragma once
 
 #include <gsr/handle.hpp>
@@ -12,12 +12,8 @@
 #include <gtest/gtest.h>
 #include <mpi.h>
 
-#include <cmath>
 #include <cstdint>
-#include <random>
-#include <sstream>
 #include <string>
-#include <type_traits>
 #include <vector>
 
 namespace methods_test {
@@ -26,50 +22,6 @@ using gsr_test::PerRank;
 
 using gsr_test::world_size;
 using gsr_test::world_rank;
-
-/// Random ids for every rank: about 10% zeros, 25% flagged, magnitudes from a small pool
-/// (so groups span several ranks, often with repeats on one rank) plus ids above 2^32.
-inline PerRank<std::int64_t> random_ids(std::uint64_t seed, int ranks, std::size_t min_n = 6) {
-  std::mt19937_64 rng(seed);
-  const std::int64_t pool[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, (std::int64_t(1) << 33) + 1,
-                               (std::int64_t(1) << 40) + 7, INT64_MAX};
-  PerRank<std::int64_t> ids(static_cast<std::size_t>(ranks));
-  for (auto& mine : ids) {
-    const std::size_t n = min_n + rng() % 20;
-    for (std::size_t i = 0; i < n; ++i) {
-      std::int64_t id = rng() % 10 == 0 ? 0 : pool[rng() % std::size(pool)];
-      if (rng() % 4 == 0) id = -id;
-      mine.push_back(id);
-    }
-  }
-  return ids;
-}
-
-/// Values whose combination order shows in the last bits (floating add spans 16 decades),
-/// near 1 for mul, small factors for integer mul, prefixes of a common base for bpr.
-template <class T>
-PerRank<T> random_values(const PerRank<std::int64_t>& ids, std::size_t k, gsr::Op op, std::uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  PerRank<T> values(ids.size());
-  for (std::size_t r = 0; r < ids.size(); ++r) {
-    for (std::size_t i = 0; i < ids[r].size() * k; ++i) {
-      T v{};
-      if constexpr (std::is_floating_point_v<T>) {
-        const double unit = std::uniform_real_distribution<double>(0.5, 1.5)(rng);
-        const double sign = rng() % 2 ? -1.0 : 1.0;
-        v = static_cast<T>(op == gsr::Op::mul ? sign * unit : sign * unit * std::pow(10.0, int(rng() % 17) - 8));
-      } else if (op == gsr::Op::mul) {
-        v = static_cast<T>(int(rng() % 5) - 2);
-      } else if (op == gsr::Op::bpr) {
-        v = static_cast<T>(0x0f0f0f0f0f0f0f0fULL ^ (rng() & 0xfffULL));
-      } else {
-        v = static_cast<T>(rng());
-      }
-      values[r].push_back(v);
-    }
-  }
-  return values;
-}
 
 using gsr_test::show;
 

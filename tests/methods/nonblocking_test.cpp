@@ -20,6 +20,11 @@ using methods_test::world_size;
 
 constexpr std::uint64_t seed0 = 0x63727973746c;  // fixed: failures must reproduce
 
+/// Random ids with entries on every rank (the bad-call test needs some everywhere).
+PerRank<std::int64_t> random_ids(std::uint64_t seed) {
+  return gsr_test::make_ids("random", seed, world_size(), /*empty_rank=*/-1).ids;
+}
+
 /// One call: its input on this rank, the reference's answer, and how to start it.
 struct Call {
   virtual ~Call() = default;
@@ -42,7 +47,7 @@ struct TypedCall final : Call {
   TypedCall(const PerRank<std::int64_t>& ids, Op op_, Transpose t_, std::size_t k_, bool many_, std::uint64_t seed)
       : op(op_), t(t_), k(k_), many(many_) {
     const auto rank = static_cast<std::size_t>(world_rank());
-    const PerRank<T> input = methods_test::random_values<T>(ids, k, op, seed);
+    const PerRank<T> input = gsr_test::random_values<T>(ids, k, op, seed);
     PerRank<T> reference = input;
     gsr_test::apply(ids, reference, k, op, t);
     want = reference[rank];
@@ -95,7 +100,7 @@ protected:
 };
 
 TEST_P(NonBlocking, ManyInFlightWaitedInRankDependentOrder) {
-  const PerRank<std::int64_t> ids = methods_test::random_ids(seed0, world_size());
+  const PerRank<std::int64_t> ids = random_ids(seed0);
   gsr::Handle h(ids[world_rank()], MPI_COMM_WORLD, methods_test::with_method(GetParam()));
   EXPECT_EQ(h.stats().method, GetParam());
 
@@ -129,7 +134,7 @@ TEST_P(NonBlocking, ManyInFlightWaitedInRankDependentOrder) {
 }
 
 TEST_P(NonBlocking, RepeatedOverlappingRoundsReuseSlots) {
-  const PerRank<std::int64_t> ids = methods_test::random_ids(seed0 + 10, world_size());
+  const PerRank<std::int64_t> ids = random_ids(seed0 + 10);
   gsr::Handle h(ids[world_rank()], MPI_COMM_WORLD, methods_test::with_method(GetParam()));
   for (std::uint64_t round = 0; round < 8; ++round) {
     auto a = call<double>(ids, Op::add, Transpose::no, 1, false, seed0 + 100 + 2 * round);
@@ -150,7 +155,7 @@ TEST_P(NonBlocking, RepeatedOverlappingRoundsReuseSlots) {
 }
 
 TEST_P(NonBlocking, RequestOutlivesItsHandle) {
-  const PerRank<std::int64_t> ids = methods_test::random_ids(seed0 + 20, world_size());
+  const PerRank<std::int64_t> ids = random_ids(seed0 + 20);
   auto c = call<double>(ids, Op::add, Transpose::no, 2, false, seed0 + 21);
   gsr::Request request;
   {
@@ -163,7 +168,7 @@ TEST_P(NonBlocking, RequestOutlivesItsHandle) {
 }
 
 TEST_P(NonBlocking, UnwaitedRequestIsCompletedByItsDestructor) {
-  const PerRank<std::int64_t> ids = methods_test::random_ids(seed0 + 30, world_size());
+  const PerRank<std::int64_t> ids = random_ids(seed0 + 30);
   gsr::Handle h(ids[world_rank()], MPI_COMM_WORLD, methods_test::with_method(GetParam()));
   auto first = call<float>(ids, Op::add, Transpose::no, 1, false, seed0 + 31);
   auto second = call<std::int64_t>(ids, Op::max, Transpose::no, 1, false, seed0 + 32);
@@ -177,7 +182,7 @@ TEST_P(NonBlocking, UnwaitedRequestIsCompletedByItsDestructor) {
 }
 
 TEST_P(NonBlocking, EveryOpDomainTransposeBlockingAndStartWait) {
-  const PerRank<std::int64_t> ids = methods_test::random_ids(seed0 + 40, world_size());
+  const PerRank<std::int64_t> ids = random_ids(seed0 + 40);
   gsr::Handle h(ids[world_rank()], MPI_COMM_WORLD, methods_test::with_method(GetParam()));
   std::uint64_t seed = seed0 + 1000;
   for (Op op : {Op::add, Op::mul, Op::min, Op::max, Op::bpr}) {
@@ -210,7 +215,7 @@ TEST_P(NonBlocking, BadCallOnOneRankWhileAnotherIsInFlight) {
   // The last rank passes too short an array. It must get invalid_argument; the others get a
   // remote (or mismatch) error or complete with correct values; the request started before
   // is unharmed everywhere, and the next call works (nothing is left on the wire).
-  const PerRank<std::int64_t> ids = methods_test::random_ids(seed0 + 50, world_size());
+  const PerRank<std::int64_t> ids = random_ids(seed0 + 50);
   gsr::Handle h(ids[world_rank()], MPI_COMM_WORLD, methods_test::with_method(GetParam()));
   const bool bad_rank = world_rank() == world_size() - 1;
   auto before = call<double>(ids, Op::add, Transpose::no, 1, false, seed0 + 51);

@@ -17,7 +17,6 @@
 #include <mpi.h>
 
 #include <cstdint>
-#include <random>
 #include <sstream>
 #include <string>
 #include <vector>
