@@ -187,6 +187,9 @@ def main():
     args = parser.parse_args()
 
     tools = Tools(args)
+    # Run everything from the work folder, so that a default output (gsr-poisson writes
+    # <mesh>_solution.h5 into the current directory unless told otherwise) lands there too.
+    os.chdir(args.workdir)
     {"convergence": check_convergence, "agreement": check_agreement, "errors": check_errors}[args.check](tools, args)
     if failures:
         print("%d check(s) failed" % len(failures))

@@ -1,7 +1,12 @@
 // scratch_dir.hpp — a directory for one MPI test run's files: made by rank 0 under the
-// system temporary directory, named after rank 0's pid, shared by all ranks, removed at
-// the end of the run.
+// test's build folder (GSR_TEST_BINARY_DIR, defined by gsr_add_mpi_gtest in
+// tests/CMakeLists.txt), named after rank 0's pid, shared by all ranks, removed at the end
+// of the run.
 #pragma once
+
+#ifndef GSR_TEST_BINARY_DIR
+#error "GSR_TEST_BINARY_DIR must name the build folder the test writes in"
+#endif
 
 #include <mpi.h>
 #include <unistd.h>
@@ -17,7 +22,7 @@ public:
     MPI_Comm_rank(comm_, &rank_);
     long long pid = rank_ == 0 ? static_cast<long long>(getpid()) : 0;
     MPI_Bcast(&pid, 1, MPI_LONG_LONG, 0, comm_);
-    path_ = (std::filesystem::temp_directory_path() / (prefix + "-" + std::to_string(pid))).string();
+    path_ = (std::filesystem::path(GSR_TEST_BINARY_DIR) / "scratch" / (prefix + "-" + std::to_string(pid))).string();
     if (rank_ == 0) std::filesystem::create_directories(path_);
     MPI_Barrier(comm_);
   }
