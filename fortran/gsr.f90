@@ -308,6 +308,8 @@ contains
     request = c_ivec(handle, u, k, dom, op, transpose, 'igs_vec'//c_null_char)
   end subroutine
 
+  ! igs_op_vec and igs_op_many: the Nek5000-style names of igs_vec and igs_many, specific
+  ! procedures for the reason given above gs_op_vec; each names its own call in errors.
   subroutine igs_op_vec(handle, u, k, dom, op, transpose, request)
     integer, intent(in) :: handle
     type(*), intent(inout), asynchronous :: u(*)

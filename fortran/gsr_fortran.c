@@ -117,6 +117,7 @@ static void drop_request(int r) {
 
 /* ---- code conversion ---------------------------------------------------------------- */
 
+/* Two tables of the same shape on purpose: each maps one Fortran code set to its enum. */
 static int to_dom(int dom, gs_dom *out) {
   switch (dom) {
     case 1: *out = gs_double; return 1;

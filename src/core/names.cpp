@@ -6,6 +6,7 @@
 
 namespace gsr {
 
+// One switch per enum, of the same shape on purpose: the compiler checks each is complete.
 std::string_view to_string(Domain d) noexcept {
   switch (d) {
     case Domain::float64: return "double";

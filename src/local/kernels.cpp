@@ -2,6 +2,7 @@
 // and every layout goes through these functors, which is what makes results agree bitwise.
 #include "local/kernels.hpp"
 
+#include <array>
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -182,33 +183,23 @@ struct Table {
   }
 };
 
+// One kernel table per op, in Op order, for value type T.
+template <class T, template <class> class... Ops>
+constexpr std::array<Kernels, sizeof...(Ops)> tables_for() {
+  return {Table<T, Ops<T>>::make()...};
+}
+
 const Kernels* lookup(Domain dom, Op op) {
-  static const Kernels f64[] = {Table<double, Add<double>>::make(),
-                                Table<double, Mul<double>>::make(),
-                                Table<double, Min<double>>::make(),
-                                Table<double, Max<double>>::make()};
-  static const Kernels f32[] = {Table<float, Add<float>>::make(),
-                                Table<float, Mul<float>>::make(),
-                                Table<float, Min<float>>::make(),
-                                Table<float, Max<float>>::make()};
-  using i32 = std::int32_t;
-  using i64 = std::int64_t;
-  static const Kernels s32[] = {Table<i32, Add<i32>>::make(),
-                                Table<i32, Mul<i32>>::make(),
-                                Table<i32, Min<i32>>::make(),
-                                Table<i32, Max<i32>>::make(),
-                                Table<i32, Bpr<i32>>::make()};
-  static const Kernels s64[] = {Table<i64, Add<i64>>::make(),
-                                Table<i64, Mul<i64>>::make(),
-                                Table<i64, Min<i64>>::make(),
-                                Table<i64, Max<i64>>::make(),
-                                Table<i64, Bpr<i64>>::make()};
+  static constexpr auto f64 = tables_for<double, Add, Mul, Min, Max>();
+  static constexpr auto f32 = tables_for<float, Add, Mul, Min, Max>();
+  static constexpr auto s32 = tables_for<std::int32_t, Add, Mul, Min, Max, Bpr>();
+  static constexpr auto s64 = tables_for<std::int64_t, Add, Mul, Min, Max, Bpr>();
   const auto o = static_cast<std::size_t>(op);
   switch (dom) {
-    case Domain::float64: return o < 4 ? &f64[o] : nullptr;
-    case Domain::float32: return o < 4 ? &f32[o] : nullptr;
-    case Domain::int32: return o < 5 ? &s32[o] : nullptr;
-    case Domain::int64: return o < 5 ? &s64[o] : nullptr;
+    case Domain::float64: return o < f64.size() ? &f64[o] : nullptr;
+    case Domain::float32: return o < f32.size() ? &f32[o] : nullptr;
+    case Domain::int32: return o < s32.size() ? &s32[o] : nullptr;
+    case Domain::int64: return o < s64.size() ? &s64[o] : nullptr;
   }
   return nullptr;
 }
