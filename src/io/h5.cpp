@@ -24,11 +24,12 @@ QuietHdf5::~QuietHdf5() { H5Eset_auto2(H5E_DEFAULT, old_func_, old_data_); }
 
 std::string last_hdf5_message() {
   std::string message;
-  auto keep_deepest = [](unsigned, const H5E_error2_t* entry, void* data) -> herr_t {
+  // Walking upward visits the API call's entry last, so the last non-empty one is kept.
+  auto keep_last = [](unsigned, const H5E_error2_t* entry, void* data) -> herr_t {
     if (entry->desc && entry->desc[0] != '\0') *static_cast<std::string*>(data) = entry->desc;
     return 0;
   };
-  H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, keep_deepest, &message);
+  H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, keep_last, &message);
   return message;
 }
 
@@ -40,6 +41,8 @@ void FileContext::fail_hdf5(const std::string& what) const {
   const std::string detail = last_hdf5_message();
   fail(detail.empty() ? what : what + " (HDF5: " + detail + ")");
 }
+
+std::string dataset_name(const char* path) { return "dataset '" + std::string(path) + "'"; }
 
 std::string diagnose_unopenable(const std::string& path) {
   namespace fs = std::filesystem;
@@ -120,11 +123,20 @@ std::string attribute_name(const std::string& object, const char* name) {
   return "attribute '" + std::string(name) + "' of " + object;
 }
 
-Id open_attribute(const FileContext& file, hid_t owner, const std::string& object, const char* name) {
-  if (H5Aexists(owner, name) <= 0) file.fail(attribute_name(object, name) + ": missing");
-  Id attribute(H5Aopen(owner, name, H5P_DEFAULT));
-  if (!attribute) file.fail_hdf5(attribute_name(object, name) + ": cannot be opened");
-  return attribute;
+/// An attribute opened for reading, its type, and its name for messages.
+struct OpenAttribute {
+  std::string what;
+  Id attribute;
+  Id type;
+};
+
+OpenAttribute open_attribute(const FileContext& file, hid_t owner, const std::string& object, const char* name) {
+  OpenAttribute open{attribute_name(object, name), Id(), Id()};
+  if (H5Aexists(owner, name) <= 0) file.fail(open.what + ": missing");
+  open.attribute = Id(H5Aopen(owner, name, H5P_DEFAULT));
+  if (!open.attribute) file.fail_hdf5(open.what + ": cannot be opened");
+  open.type = Id(H5Aget_type(open.attribute.get()));
+  return open;
 }
 
 hssize_t attribute_points(const FileContext& file, hid_t attribute, const std::string& what) {
@@ -137,9 +149,7 @@ hssize_t attribute_points(const FileContext& file, hid_t attribute, const std::s
 
 std::int64_t read_int_attribute(const FileContext& file, hid_t owner, const std::string& object,
                                 const char* name) {
-  const std::string what = attribute_name(object, name);
-  Id attribute = open_attribute(file, owner, object, name);
-  Id type(H5Aget_type(attribute.get()));
+  const auto [what, attribute, type] = open_attribute(file, owner, object, name);
   const TypeInfo info = type_info(type.get());
   if (info.type_class != H5T_INTEGER)
     file.fail(what + ": has type " + info.describe() + ", expected an integer");
@@ -152,9 +162,7 @@ std::int64_t read_int_attribute(const FileContext& file, hid_t owner, const std:
 
 std::string read_string_attribute(const FileContext& file, hid_t owner, const std::string& object,
                                   const char* name) {
-  const std::string what = attribute_name(object, name);
-  Id attribute = open_attribute(file, owner, object, name);
-  Id type(H5Aget_type(attribute.get()));
+  const auto [what, attribute, type] = open_attribute(file, owner, object, name);
   if (H5Tget_class(type.get()) != H5T_STRING)
     file.fail(what + ": has type " + type_info(type.get()).describe() + ", expected a string");
   if (attribute_points(file, attribute.get(), what) != 1)
@@ -181,9 +189,7 @@ std::string read_string_attribute(const FileContext& file, hid_t owner, const st
 
 std::vector<double> read_double_array_attribute(const FileContext& file, hid_t owner,
                                                 const std::string& object, const char* name) {
-  const std::string what = attribute_name(object, name);
-  Id attribute = open_attribute(file, owner, object, name);
-  Id type(H5Aget_type(attribute.get()));
+  const auto [what, attribute, type] = open_attribute(file, owner, object, name);
   const TypeInfo info = type_info(type.get());
   if (info.type_class != H5T_FLOAT && info.type_class != H5T_INTEGER)
     file.fail(what + ": has type " + info.describe() + ", expected numbers");
@@ -228,6 +234,30 @@ void write_double_array_attribute(const FileContext& file, hid_t owner, const ch
 }
 
 // ---- datasets, row by row ------------------------------------------------------------
+
+std::vector<RowRun> row_runs(const std::vector<std::int64_t>& rows) {
+  std::vector<RowRun> runs;
+  for (const std::int64_t r : rows) {
+    const auto row = static_cast<hsize_t>(r);
+    if (!runs.empty() && runs.back().first + runs.back().count == row)
+      ++runs.back().count;
+    else
+      runs.push_back({row, 1});
+  }
+  return runs;
+}
+
+Id mpio_file_access(MPI_Comm comm) {
+  Id access(H5Pcreate(H5P_FILE_ACCESS));
+  H5Pset_fapl_mpio(access.get(), comm, MPI_INFO_NULL);
+  return access;
+}
+
+Id collective_transfer() {
+  Id transfer(H5Pcreate(H5P_DATASET_XFER));
+  H5Pset_dxpl_mpio(transfer.get(), H5FD_MPIO_COLLECTIVE);
+  return transfer;
+}
 
 hsize_t select_rows(hid_t space, const std::vector<RowRun>& runs) {
   const std::vector<hsize_t> shape = shape_of(space);

@@ -5,6 +5,8 @@
 
 #include <gsr/error.hpp>
 
+#include "mpi/checked.hpp"
+
 #include <hdf5.h>
 
 #include <cstdint>
@@ -12,19 +14,15 @@
 #include <utility>
 #include <vector>
 
-#include "mpi/checked.hpp"
-
-#include <utility>
-
 namespace gsr::io {
 
-/// A collective file step: runs rank-local `body`, then every rank throws the same error
-/// (the lowest failing rank's, which names the file and the object) if any rank failed.
+/// A collective file step: runs rank-local `body`, then, if any rank failed, every rank
+/// throws: a failing rank its own error, the others the lowest failing rank's (errors
+/// name the file and the object, so every rank reports the file's problem).
 template <class Body>
 void agreed(MPI_Comm comm, Body&& body) {
   detail::collectively(comm, std::forward<Body>(body), detail::Report::same_everywhere);
 }
-
 
 /// Owns one HDF5 id (file, group, dataset, dataspace, datatype, attribute or property
 /// list) and closes it with H5Idec_ref.
@@ -55,7 +53,7 @@ private:
 };
 
 /// While alive, HDF5 prints nothing on failure; its error stack is still recorded, and
-/// last_hdf5_message() reads the deepest entry of it.
+/// last_hdf5_message() reads it.
 class QuietHdf5 {
 public:
   QuietHdf5();
@@ -68,7 +66,8 @@ private:
   void* old_data_ = nullptr;
 };
 
-/// The innermost description on HDF5's current error stack ("" if empty).
+/// The outermost non-empty description on HDF5's current error stack, i.e. that of the
+/// failed API call ("unable to open file"); "" if there is none.
 std::string last_hdf5_message();
 
 /// Builds "file 'path': what" messages and throws them as gsr::Error(io).
@@ -77,12 +76,15 @@ public:
   explicit FileContext(std::string path) : path_(std::move(path)) {}
   const std::string& path() const noexcept { return path_; }
   [[noreturn]] void fail(const std::string& what) const;
-  /// fail() with HDF5's own innermost message appended, for failed HDF5 calls.
+  /// fail() with last_hdf5_message() appended, for failed HDF5 calls.
   [[noreturn]] void fail_hdf5(const std::string& what) const;
 
 private:
   std::string path_;
 };
+
+/// "dataset '/mesh/global_ids'": how messages name the dataset at `path`.
+std::string dataset_name(const char* path);
 
 /// Why a path that HDF5 cannot open is bad: missing, unreadable, not HDF5, or damaged.
 std::string diagnose_unopenable(const std::string& path);
@@ -125,6 +127,14 @@ struct RowRun {
   hsize_t first = 0;
   hsize_t count = 0;
 };
+
+/// The rows as runs: consecutive ascending rows share one run.
+std::vector<RowRun> row_runs(const std::vector<std::int64_t>& rows);
+
+/// Property lists for parallel files: file access through MPI-IO on `comm`, and collective
+/// data transfer.
+Id mpio_file_access(MPI_Comm comm);
+Id collective_transfer();
 
 /// Selects, in a dataspace of shape [rows, ...], the listed runs of whole rows (none if
 /// the list is empty). Returns the number of values selected.

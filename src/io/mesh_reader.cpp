@@ -32,8 +32,6 @@ namespace {
 const std::string root_object = "group '/'";
 const std::string mesh_object = "group '/mesh'";
 
-std::string dataset_name(const char* path) { return "dataset '" + std::string(path) + "'"; }
-
 std::string ranks_text(std::int64_t count) { return std::to_string(count) + (count == 1 ? " rank" : " ranks"); }
 
 /// An open mesh file and its validated description. Closing is collective (MPI-IO), and
@@ -47,21 +45,32 @@ struct OpenMesh {
   explicit OpenMesh(const std::string& path) : file(path) {}
 };
 
-Id open_dataset(const FileContext& file, hid_t handle, const char* path) {
+/// The element type a dataset of the format must have.
+struct ElementType {
+  H5T_class_t type_class;
+  std::size_t size;
+  const char* name;  // for messages
+};
+const ElementType int64_type{H5T_INTEGER, 8, "64-bit signed integer"};
+const ElementType int32_type{H5T_INTEGER, 4, "32-bit signed integer"};
+const ElementType float64_type{H5T_FLOAT, 8, "64-bit float"};
+
+void check_type(const FileContext& file, hid_t dataset, const char* path, const ElementType& expected) {
+  Id type(H5Dget_type(dataset));
+  const TypeInfo info = type_info(type.get());
+  const bool ok = info.type_class == expected.type_class && info.size == expected.size &&
+                  (expected.type_class != H5T_INTEGER || info.is_signed);
+  if (!ok) file.fail(dataset_name(path) + ": has type " + info.describe() + ", expected " + expected.name);
+}
+
+/// Opens the dataset at `path`, which must exist, be a dataset and have element `type`.
+Id open_dataset(const FileContext& file, hid_t handle, const char* path, const ElementType& type) {
   if (!link_exists(handle, path)) file.fail(dataset_name(path) + ": missing");
   if (!is_dataset(handle, path)) file.fail(dataset_name(path) + ": is not a dataset");
   Id dataset(H5Dopen2(handle, path, H5P_DEFAULT));
   if (!dataset) file.fail_hdf5(dataset_name(path) + ": cannot be opened");
+  check_type(file, dataset.get(), path, type);
   return dataset;
-}
-
-void check_type(const FileContext& file, hid_t dataset, const char* path, H5T_class_t type_class,
-                std::size_t size, const char* expected) {
-  Id type(H5Dget_type(dataset));
-  const TypeInfo info = type_info(type.get());
-  const bool ok = info.type_class == type_class && info.size == size &&
-                  (type_class != H5T_INTEGER || info.is_signed);
-  if (!ok) file.fail(dataset_name(path) + ": has type " + info.describe() + ", expected " + expected);
 }
 
 std::vector<hsize_t> dataset_shape(const FileContext& file, hid_t dataset, const char* path) {
@@ -70,17 +79,20 @@ std::vector<hsize_t> dataset_shape(const FileContext& file, hid_t dataset, const
   return shape_of(space.get());
 }
 
-void check_shape(const FileContext& file, const char* path, const std::vector<hsize_t>& actual,
-                 const std::vector<hsize_t>& expected, const std::string& meaning) {
-  if (actual != expected)
+/// An optional dataset: none (an empty Id) if `path` is absent; otherwise opened, with its
+/// type and its shape checked (`meaning` explains the shape in messages).
+Id open_optional_dataset(const FileContext& file, hid_t handle, const char* path, const ElementType& type,
+                         const std::vector<hsize_t>& shape, const std::string& meaning) {
+  if (!link_exists(handle, path)) return Id();
+  Id dataset = open_dataset(file, handle, path, type);
+  const std::vector<hsize_t> actual = dataset_shape(file, dataset.get(), path);
+  if (actual != shape)
     file.fail(dataset_name(path) + ": has shape " + describe_shape(actual) + ", expected " +
-              describe_shape(expected) + " (" + meaning + ")");
+              describe_shape(shape) + " (" + meaning + ")");
+  return dataset;
 }
 
-// Everything but the data: attributes, presence, types and shapes. Rank-local.
-void validate(OpenMesh& mesh) {
-  const FileContext& file = mesh.file;
-  const hid_t handle = mesh.handle.get();
+void check_format_attributes(const FileContext& file, hid_t handle) {
   Id root(H5Gopen2(handle, "/", H5P_DEFAULT));
   const std::string format = read_string_attribute(file, root.get(), root_object, "format");
   if (format != format_name)
@@ -89,11 +101,13 @@ void validate(OpenMesh& mesh) {
   if (version != format_version)
     file.fail("attribute 'version' of group '/': is " + std::to_string(version) +
               ", but this gsr reads version " + std::to_string(format_version));
+}
 
+/// The attributes of group '/mesh': dim, order and the optional periods.
+void read_mesh_attributes(const FileContext& file, hid_t handle, MeshInfo& info) {
   if (!link_exists(handle, mesh_group)) file.fail(mesh_object + ": missing");
   if (!is_group(handle, mesh_group)) file.fail("'/mesh' is not a group");
   Id group(H5Gopen2(handle, mesh_group, H5P_DEFAULT));
-  MeshInfo& info = mesh.info;
   const std::int64_t dim = read_int_attribute(file, group.get(), mesh_object, "dim");
   if (dim != 2 && dim != 3)
     file.fail("attribute 'dim' of group '/mesh': is " + std::to_string(dim) + ", expected 2 or 3");
@@ -103,7 +117,6 @@ void validate(OpenMesh& mesh) {
               ", expected 1 to " + std::to_string(max_order));
   info.dim = static_cast<int>(dim);
   info.order = static_cast<int>(order);
-  const auto nodes = static_cast<hsize_t>(nodes_per_element(info.dim, info.order));
 
   if (H5Aexists(group.get(), "periods") > 0) {
     const std::vector<double> periods = read_double_array_attribute(file, group.get(), mesh_object, "periods");
@@ -117,46 +130,56 @@ void validate(OpenMesh& mesh) {
       info.periods[d] = periods[d];
     }
   }
+}
 
-  mesh.ids = open_dataset(file, handle, global_ids_path);
-  check_type(file, mesh.ids.get(), global_ids_path, H5T_INTEGER, 8, "64-bit signed integer");
+/// Opens /mesh/global_ids, whose shape [E, (N+1)^dim] gives the element count.
+void open_global_ids(OpenMesh& mesh) {
+  const FileContext& file = mesh.file;
+  MeshInfo& info = mesh.info;
+  const auto nodes = static_cast<hsize_t>(nodes_per_element(info.dim, info.order));
+  mesh.ids = open_dataset(file, mesh.handle.get(), global_ids_path, int64_type);
   const std::vector<hsize_t> id_shape = dataset_shape(file, mesh.ids.get(), global_ids_path);
   if (id_shape.size() != 2)
     file.fail(dataset_name(global_ids_path) + ": has shape " + describe_shape(id_shape) +
               ", expected 2 dimensions [E, (N+1)^dim]");
   if (id_shape[1] != nodes)
     file.fail(dataset_name(global_ids_path) + ": has shape " + describe_shape(id_shape) +
-              ", expected [E, " + std::to_string(nodes) + "] for dim " + std::to_string(dim) +
-              " and order " + std::to_string(order));
+              ", expected [E, " + std::to_string(nodes) + "] for dim " + std::to_string(info.dim) +
+              " and order " + std::to_string(info.order));
   if (id_shape[0] == 0) file.fail(dataset_name(global_ids_path) + ": has no elements (E = 0)");
   if (id_shape[0] > static_cast<hsize_t>(std::numeric_limits<std::int64_t>::max() / id_shape[1]))
     file.fail(dataset_name(global_ids_path) + ": is impossibly large");
   info.elements = static_cast<std::int64_t>(id_shape[0]);
+}
+
+/// Opens /mesh/coordinates and /mesh/partition where the file has them.
+void open_optional_datasets(OpenMesh& mesh) {
+  const FileContext& file = mesh.file;
+  const hid_t handle = mesh.handle.get();
+  MeshInfo& info = mesh.info;
   const auto elements = static_cast<hsize_t>(info.elements);
-
-  if (link_exists(handle, coordinates_path)) {
-    mesh.coordinates = open_dataset(file, handle, coordinates_path);
-    check_type(file, mesh.coordinates.get(), coordinates_path, H5T_FLOAT, 8, "64-bit float");
-    check_shape(file, coordinates_path, dataset_shape(file, mesh.coordinates.get(), coordinates_path),
-                {elements, nodes, static_cast<hsize_t>(dim)}, "[E, (N+1)^dim, dim]");
-    info.has_coordinates = true;
+  const auto nodes = static_cast<hsize_t>(nodes_per_element(info.dim, info.order));
+  mesh.coordinates = open_optional_dataset(file, handle, coordinates_path, float64_type,
+                                           {elements, nodes, static_cast<hsize_t>(info.dim)}, "[E, (N+1)^dim, dim]");
+  info.has_coordinates = static_cast<bool>(mesh.coordinates);
+  mesh.partition = open_optional_dataset(file, handle, partition_path, int32_type, {elements},
+                                         "[E], one rank per element");
+  info.has_partition = static_cast<bool>(mesh.partition);
+  if (info.has_partition && H5Aexists(mesh.partition.get(), "ranks") > 0) {
+    const std::int64_t ranks = read_int_attribute(file, mesh.partition.get(), dataset_name(partition_path), "ranks");
+    if (ranks < 1 || ranks > std::numeric_limits<int>::max())
+      file.fail("attribute 'ranks' of " + dataset_name(partition_path) + ": is " + std::to_string(ranks) +
+                ", expected a rank count >= 1");
+    info.partition_ranks = static_cast<int>(ranks);
   }
+}
 
-  if (link_exists(handle, partition_path)) {
-    mesh.partition = open_dataset(file, handle, partition_path);
-    check_type(file, mesh.partition.get(), partition_path, H5T_INTEGER, 4, "32-bit signed integer");
-    check_shape(file, partition_path, dataset_shape(file, mesh.partition.get(), partition_path),
-                {elements}, "[E], one rank per element");
-    info.has_partition = true;
-    if (H5Aexists(mesh.partition.get(), "ranks") > 0) {
-      const std::int64_t ranks = read_int_attribute(file, mesh.partition.get(),
-                                                    dataset_name(partition_path), "ranks");
-      if (ranks < 1 || ranks > std::numeric_limits<int>::max())
-        file.fail("attribute 'ranks' of " + dataset_name(partition_path) + ": is " +
-                  std::to_string(ranks) + ", expected a rank count >= 1");
-      info.partition_ranks = static_cast<int>(ranks);
-    }
-  }
+// Everything but the data: attributes, presence, types and shapes. Rank-local.
+void validate(OpenMesh& mesh) {
+  check_format_attributes(mesh.file, mesh.handle.get());
+  read_mesh_attributes(mesh.file, mesh.handle.get(), mesh.info);
+  open_global_ids(mesh);
+  open_optional_datasets(mesh);
 }
 
 // Collective open of different files (or reads by different distributions) would leave
@@ -177,8 +200,7 @@ OpenMesh open_mesh(const std::string& path, MPI_Comm comm, int distribution) {
   agreed(comm, [&] {
     if (!std::filesystem::exists(path)) mesh.file.fail(diagnose_unopenable(path));
   });
-  Id access(H5Pcreate(H5P_FILE_ACCESS));
-  H5Pset_fapl_mpio(access.get(), comm, MPI_INFO_NULL);
+  Id access = mpio_file_access(comm);
   mesh.handle = Id(H5Fopen(path.c_str(), H5F_ACC_RDONLY, access.get()));
   agreed(comm, [&] {
     if (!mesh.handle) {
@@ -190,43 +212,25 @@ OpenMesh open_mesh(const std::string& path, MPI_Comm comm, int distribution) {
   return mesh;
 }
 
-Id collective_transfer() {
-  Id transfer(H5Pcreate(H5P_DATASET_XFER));
-  H5Pset_dxpl_mpio(transfer.get(), H5FD_MPIO_COLLECTIVE);
-  return transfer;
-}
-
-std::vector<RowRun> runs_of(const std::vector<std::int64_t>& elements) {
-  std::vector<RowRun> runs;
-  for (const std::int64_t e : elements) {
-    const auto row = static_cast<hsize_t>(e);
-    if (!runs.empty() && runs.back().first + runs.back().count == row)
-      ++runs.back().count;
-    else
-      runs.push_back({row, 1});
-  }
-  return runs;
-}
-
-// The elements the partition dataset gives this rank. Each rank reads one block of the
-// dataset, checks it, and sends every element index to its owner (one all-to-all), so no
-// rank reads the whole partition.
-std::vector<std::int64_t> partitioned_elements(OpenMesh& mesh, MPI_Comm comm, hid_t transfer) {
-  int rank = 0, ranks = 1;
-  MPI_Comm_rank(comm, &rank);
-  MPI_Comm_size(comm, &ranks);
-  const FileContext& file = mesh.file;
+/// Every rank: the partition exists and, if it says for how many ranks, is for this many.
+void check_partition_is_for(const OpenMesh& mesh, MPI_Comm comm, int ranks) {
   const std::string name = dataset_name(partition_path);
   const MeshInfo& info = mesh.info;
   agreed(comm, [&] {
     if (!info.has_partition)
-      file.fail(name + ": missing (needed to read the mesh by partition)");
+      mesh.file.fail(name + ": missing (needed to read the mesh by partition)");
     if (info.partition_ranks != 0 && info.partition_ranks != ranks)
-      file.fail(name + ": made for " + ranks_text(info.partition_ranks) + " (its attribute 'ranks'), but read by " +
-                ranks_text(ranks));
+      mesh.file.fail(name + ": made for " + ranks_text(info.partition_ranks) + " (its attribute 'ranks'), but read by " +
+                     ranks_text(ranks));
   });
+}
 
-  const auto [first, last] = block_range(info.elements, rank, ranks);
+/// Reads the owners of elements [first, last) and checks that each is a rank of `comm` and,
+/// without a 'ranks' attribute, that the ranks used over all blocks are exactly 0..P-1.
+std::vector<std::int32_t> read_owners(const OpenMesh& mesh, MPI_Comm comm, int ranks, std::int64_t first,
+                                      std::int64_t last, hid_t transfer) {
+  const FileContext& file = mesh.file;
+  const std::string name = dataset_name(partition_path);
   std::vector<std::int32_t> owners(static_cast<std::size_t>(last - first));
   agreed(comm, [&] {
     read_rows(file, mesh.partition.get(), name, H5T_NATIVE_INT32,
@@ -245,12 +249,18 @@ std::vector<std::int64_t> partitioned_elements(OpenMesh& mesh, MPI_Comm comm, hi
   });
   int global_largest = -1;
   MPI_Allreduce(&largest, &global_largest, 1, MPI_INT, MPI_MAX, comm);
-  if (info.partition_ranks == 0 && global_largest + 1 != ranks)
+  // The same on every rank, so every rank throws it without an agreement.
+  if (mesh.info.partition_ranks == 0 && global_largest + 1 != ranks)
     file.fail(name + ": uses ranks 0 to " + std::to_string(global_largest) + ", so it was made for " +
               ranks_text(global_largest + 1) + ", but read by " + ranks_text(ranks));
+  return owners;
+}
 
-  // Element indices to their owners. The blocks arrive in rank order and each block is
-  // ascending, so what a rank receives is already sorted.
+/// Sends the indices of elements first, first + 1, ... to their `owners` (one all-to-all);
+/// returns the indices this rank owns. The blocks arrive in rank order and each block is
+/// ascending, so what a rank receives is already sorted.
+std::vector<std::int64_t> send_to_owners(const std::vector<std::int32_t>& owners, std::int64_t first, MPI_Comm comm,
+                                         int ranks) {
   std::vector<int> send_counts(ranks, 0), send_offsets(ranks, 0), receive_counts(ranks, 0),
       receive_offsets(ranks, 0);
   for (const std::int32_t owner : owners) ++send_counts[owner];
@@ -269,6 +279,30 @@ std::vector<std::int64_t> partitioned_elements(OpenMesh& mesh, MPI_Comm comm, hi
   return mine;
 }
 
+// The elements the partition dataset gives this rank. Each rank reads and checks one block
+// of the dataset and sends every element index to its owner, so no rank reads the whole
+// partition.
+std::vector<std::int64_t> partitioned_elements(const OpenMesh& mesh, MPI_Comm comm, hid_t transfer) {
+  int rank = 0, ranks = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &ranks);
+  check_partition_is_for(mesh, comm, ranks);
+  const auto [first, last] = block_range(mesh.info.elements, rank, ranks);
+  const std::vector<std::int32_t> owners = read_owners(mesh, comm, ranks, first, last, transfer);
+  return send_to_owners(owners, first, comm, ranks);
+}
+
+/// This rank's contiguous block of elements.
+std::vector<std::int64_t> block_elements(std::int64_t elements, MPI_Comm comm) {
+  int rank = 0, ranks = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &ranks);
+  const auto [first, last] = block_range(elements, rank, ranks);
+  std::vector<std::int64_t> mine(static_cast<std::size_t>(last - first));
+  for (std::size_t k = 0; k < mine.size(); ++k) mine[k] = first + static_cast<std::int64_t>(k);
+  return mine;
+}
+
 }  // namespace
 }  // namespace io
 
@@ -284,18 +318,11 @@ Mesh read_mesh(const std::string& path, MPI_Comm comm, ReadOptions options) {
   Mesh mesh;
   mesh.info = file_mesh.info;
 
-  if (options.distribution == Distribution::partition) {
-    mesh.elements = partitioned_elements(file_mesh, comm, transfer.get());
-  } else {
-    int rank = 0, ranks = 1;
-    MPI_Comm_rank(comm, &rank);
-    MPI_Comm_size(comm, &ranks);
-    const auto [first, last] = block_range(mesh.info.elements, rank, ranks);
-    mesh.elements.resize(static_cast<std::size_t>(last - first));
-    for (std::size_t k = 0; k < mesh.elements.size(); ++k) mesh.elements[k] = first + static_cast<std::int64_t>(k);
-  }
+  mesh.elements = options.distribution == Distribution::partition
+                      ? partitioned_elements(file_mesh, comm, transfer.get())
+                      : block_elements(mesh.info.elements, comm);
 
-  const std::vector<RowRun> runs = runs_of(mesh.elements);
+  const std::vector<RowRun> runs = row_runs(mesh.elements);
   const std::size_t nodes = mesh.elements.size() * static_cast<std::size_t>(mesh.nodes_per_element());
   agreed(comm, [&] {
     mesh.ids.resize(nodes);

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <span>
 
 namespace gsr {
 namespace io {
@@ -48,7 +49,7 @@ Id create_dataset(const FileContext& file, hid_t handle, const char* path, hid_t
     H5Pset_chunk(properties.get(), static_cast<int>(chunk.size()), chunk.data());
   }
   Id dataset(H5Dcreate2(handle, path, type, space.get(), H5P_DEFAULT, properties.get(), H5P_DEFAULT));
-  if (!dataset) file.fail_hdf5("dataset '" + std::string(path) + "': cannot be created");
+  if (!dataset) file.fail_hdf5(dataset_name(path) + ": cannot be created");
   return dataset;
 }
 
@@ -98,36 +99,109 @@ std::vector<RowRun> subcell_runs(const MeshLayout& layout, const std::vector<Row
   return runs;
 }
 
+/// The sub-cell connectivity of the elements in `runs` (sub-cell rows `cell_runs`), with
+/// node indices of type Index.
+template <class Index>
+void write_subcells(const FileContext& file, const MeshLayout& layout, hid_t cells, const std::vector<RowRun>& runs,
+                    const std::vector<RowRun>& cell_runs, hid_t memory_type, hid_t transfer) {
+  std::vector<Index> connectivity;
+  for (const RowRun& run : runs)
+    append_subcells(layout.dim, layout.order, static_cast<std::int64_t>(run.first), static_cast<std::int64_t>(run.count),
+                    connectivity);
+  write_rows(file, cells, dataset_name(xdmf_cells_path), memory_type, cell_runs, connectivity.data(), transfer);
+}
+
 /// Writes the sub-cells (and their rank field) of the elements in `runs`; `owners` has
 /// one rank per element of the runs, in order.
 void write_visual_rows(const FileContext& file, const MeshLayout& layout, MeshDatasets& sets,
-                       const std::vector<RowRun>& runs, const std::vector<std::int32_t>& owners,
-                       hid_t transfer) {
+                       const std::vector<RowRun>& runs, std::span<const std::int32_t> owners, hid_t transfer) {
   if (!draws_cells(layout)) return;
   const std::vector<RowRun> cell_runs = subcell_runs(layout, runs);
-  const std::string name = "dataset '" + std::string(xdmf_cells_path) + "'";
-  if (subcells_need_int64(layout)) {
-    std::vector<std::int64_t> cells;
-    for (const RowRun& run : runs)
-      append_subcells(layout.dim, layout.order, static_cast<std::int64_t>(run.first), static_cast<std::int64_t>(run.count), cells);
-    write_rows(file, sets.cells.get(), name, H5T_NATIVE_INT64, cell_runs, cells.data(), transfer);
-  } else {
-    std::vector<std::int32_t> cells;
-    for (const RowRun& run : runs)
-      append_subcells(layout.dim, layout.order, static_cast<std::int64_t>(run.first), static_cast<std::int64_t>(run.count), cells);
-    write_rows(file, sets.cells.get(), name, H5T_NATIVE_INT32, cell_runs, cells.data(), transfer);
-  }
+  if (subcells_need_int64(layout))
+    write_subcells<std::int64_t>(file, layout, sets.cells.get(), runs, cell_runs, H5T_NATIVE_INT64, transfer);
+  else
+    write_subcells<std::int32_t>(file, layout, sets.cells.get(), runs, cell_runs, H5T_NATIVE_INT32, transfer);
   if (!draws_rank(layout)) return;
   const auto per_element = static_cast<std::size_t>(subcells_per_element(layout.dim, layout.order));
   std::vector<std::int32_t> rank;
   rank.reserve(owners.size() * per_element);
   for (const std::int32_t owner : owners) rank.insert(rank.end(), per_element, owner);
-  write_rows(file, sets.rank.get(), "dataset '" + std::string(xdmf_rank_path) + "'", H5T_NATIVE_INT32,
-             cell_runs, rank.data(), transfer);
+  write_rows(file, sets.rank.get(), dataset_name(xdmf_rank_path), H5T_NATIVE_INT32, cell_runs, rank.data(),
+             transfer);
 }
 
-std::string sidecar_reference(const std::string& path) {
-  return std::filesystem::path(path).filename().string();
+/// Writes the rows `runs` of every dataset the layout has: ids, coordinates (if any),
+/// partition (`owners`, if any) and the XDMF sub-cells. Both writers end here.
+void write_element_rows(const FileContext& file, const MeshLayout& layout, MeshDatasets& sets,
+                        const std::vector<RowRun>& runs, const std::int64_t* ids, const double* coordinates,
+                        std::span<const std::int32_t> owners, hid_t transfer) {
+  write_rows(file, sets.ids.get(), dataset_name(global_ids_path), H5T_NATIVE_INT64, runs, ids, transfer);
+  if (layout.coordinates)
+    write_rows(file, sets.coordinates.get(), dataset_name(coordinates_path), H5T_NATIVE_DOUBLE, runs, coordinates,
+               transfer);
+  if (layout.partition)
+    write_rows(file, sets.partition.get(), dataset_name(partition_path), H5T_NATIVE_INT32, runs, owners.data(),
+               transfer);
+  write_visual_rows(file, layout, sets, runs, owners, transfer);
+}
+
+/// Rank-local: what this rank holds fits the agreed layout.
+void check_held_elements(const FileContext& file, const Mesh& mesh, const MeshLayout& layout,
+                         long long last_element) {
+  const auto nodes = static_cast<std::size_t>(nodes_per_element(layout.dim, layout.order));
+  if (last_element + 1 != layout.elements)
+    file.fail("write_mesh: the ranks hold " + std::to_string(layout.elements) + " elements but the largest index is " +
+              std::to_string(last_element) + "; every element 0..E-1 must be held exactly once");
+  if (!std::is_sorted(mesh.elements.begin(), mesh.elements.end()) ||
+      std::adjacent_find(mesh.elements.begin(), mesh.elements.end()) != mesh.elements.end() ||
+      (!mesh.elements.empty() && mesh.elements.front() < 0))
+    file.fail("write_mesh: this rank's element indices are not ascending and distinct");
+  if (mesh.ids.size() != mesh.elements.size() * nodes)
+    file.fail("write_mesh: " + std::to_string(mesh.ids.size()) + " ids for " +
+              std::to_string(mesh.elements.size()) + " elements of " + std::to_string(nodes) + " nodes");
+  if (layout.coordinates && mesh.coordinates.size() != mesh.ids.size() * static_cast<std::size_t>(layout.dim))
+    file.fail("write_mesh: " + std::to_string(mesh.coordinates.size()) + " coordinates for " +
+              std::to_string(mesh.ids.size()) + " nodes of dim " + std::to_string(layout.dim));
+}
+
+/// The layout every rank writes: the same dim and order everywhere, E from the element
+/// counts, coordinates only if every rank holding elements has them. Collective; checks
+/// the layout and what each rank holds.
+MeshLayout agree_on_layout(const std::string& path, const Mesh& mesh, MPI_Comm comm, const WriteOptions& options) {
+  int ranks = 1;
+  MPI_Comm_size(comm, &ranks);
+  long long local[4] = {mesh.info.dim, mesh.info.order, -mesh.info.dim, -mesh.info.order};
+  long long global[4];
+  MPI_Allreduce(local, global, 4, MPI_LONG_LONG, MPI_MAX, comm);
+  agreed(comm, [&] {
+    if (global[0] != -global[2] || global[1] != -global[3])
+      throw Error(ErrorCode::mismatch, "file '" + path + "': write_mesh: ranks disagree about dim or order");
+  });
+  MeshLayout layout;
+  layout.dim = mesh.info.dim;
+  layout.order = mesh.info.order;
+  layout.periods = mesh.info.periods;
+  const auto local_elements = static_cast<long long>(mesh.elements.size());
+  long long elements = 0, last_element = mesh.elements.empty() ? -1 : mesh.elements.back();
+  MPI_Allreduce(&local_elements, &elements, 1, MPI_LONG_LONG, MPI_SUM, comm);
+  MPI_Allreduce(MPI_IN_PLACE, &last_element, 1, MPI_LONG_LONG, MPI_MAX, comm);
+  int without_coordinates = !mesh.elements.empty() && mesh.coordinates.empty();
+  MPI_Allreduce(MPI_IN_PLACE, &without_coordinates, 1, MPI_INT, MPI_MAX, comm);
+  layout.elements = elements;
+  layout.coordinates = !without_coordinates;
+  layout.partition = options.partition;
+  layout.partition_ranks = ranks;
+  agreed(comm, [&] {
+    check_layout(path, layout);
+    check_held_elements(FileContext(path), mesh, layout, last_element);
+  });
+  return layout;
+}
+
+/// The XDMF sidecar beside `path`, for a layout with coordinates (the sidecar draws them).
+void write_sidecar(const std::string& path, const MeshLayout& layout) {
+  if (layout.coordinates)
+    write_xdmf(xdmf_path(path), std::filesystem::path(path).filename().string(), layout, draws_rank(layout));
 }
 
 }  // namespace
@@ -193,14 +267,7 @@ void MeshWriter::write(std::span<const std::int64_t> ids, std::span<const double
 
   io::QuietHdf5 quiet;
   const std::vector<io::RowRun> runs = {{static_cast<hsize_t>(w.next), static_cast<hsize_t>(count)}};
-  io::write_rows(w.file, w.sets.ids.get(), "dataset '/mesh/global_ids'", H5T_NATIVE_INT64, runs, ids.data(), H5P_DEFAULT);
-  if (layout.coordinates)
-    io::write_rows(w.file, w.sets.coordinates.get(), "dataset '/mesh/coordinates'", H5T_NATIVE_DOUBLE, runs,
-                   coordinates.data(), H5P_DEFAULT);
-  if (layout.partition)
-    io::write_rows(w.file, w.sets.partition.get(), "dataset '/mesh/partition'", H5T_NATIVE_INT32, runs,
-                   partition.data(), H5P_DEFAULT);
-  io::write_visual_rows(w.file, layout, w.sets, runs, {partition.begin(), partition.end()}, H5P_DEFAULT);
+  io::write_element_rows(w.file, layout, w.sets, runs, ids.data(), coordinates.data(), partition, H5P_DEFAULT);
   w.next += count;
 }
 
@@ -215,95 +282,36 @@ void MeshWriter::close() {
   if (w.next != w.layout.elements)
     w.file.fail("closed after " + std::to_string(w.next) + " of " + std::to_string(w.layout.elements) +
                 " elements were written; the file is incomplete");
-  if (w.layout.coordinates)
-    io::write_xdmf(xdmf_path(w.file.path()), io::sidecar_reference(w.file.path()), w.layout, io::draws_rank(w.layout));
+  io::write_sidecar(w.file.path(), w.layout);
 }
 
 // ---- collective write ----------------------------------------------------------------
 
 void write_mesh(const std::string& path, const Mesh& mesh, MPI_Comm comm, WriteOptions options) {
   using namespace io;
-  int rank = 0, ranks = 1;
+  int rank = 0;
   MPI_Comm_rank(comm, &rank);
-  MPI_Comm_size(comm, &ranks);
   const FileContext file(path);
-
-  // Agree on the layout: same dim and order everywhere, E from the element counts.
-  long long local[4] = {mesh.info.dim, mesh.info.order, -mesh.info.dim, -mesh.info.order};
-  long long global[4];
-  MPI_Allreduce(local, global, 4, MPI_LONG_LONG, MPI_MAX, comm);
-  agreed(comm, [&] {
-    if (global[0] != -global[2] || global[1] != -global[3])
-      throw Error(ErrorCode::mismatch, "file '" + path + "': write_mesh: ranks disagree about dim or order");
-  });
-  MeshLayout layout;
-  layout.dim = mesh.info.dim;
-  layout.order = mesh.info.order;
-  layout.periods = mesh.info.periods;
-  const auto nodes = static_cast<std::size_t>(nodes_per_element(layout.dim, layout.order));
-  const auto local_elements = static_cast<long long>(mesh.elements.size());
-  long long elements = 0, last_element = mesh.elements.empty() ? -1 : mesh.elements.back();
-  MPI_Allreduce(&local_elements, &elements, 1, MPI_LONG_LONG, MPI_SUM, comm);
-  MPI_Allreduce(MPI_IN_PLACE, &last_element, 1, MPI_LONG_LONG, MPI_MAX, comm);
-  int without_coordinates = !mesh.elements.empty() && mesh.coordinates.empty();
-  MPI_Allreduce(MPI_IN_PLACE, &without_coordinates, 1, MPI_INT, MPI_MAX, comm);
-  layout.elements = elements;
-  layout.coordinates = !without_coordinates;
-  layout.partition = options.partition;
-  layout.partition_ranks = ranks;
-
-  agreed(comm, [&] {
-    check_layout(path, layout);
-    if (last_element + 1 != elements)
-      file.fail("write_mesh: the ranks hold " + std::to_string(elements) + " elements but the largest index is " +
-                std::to_string(last_element) + "; every element 0..E-1 must be held exactly once");
-    if (!std::is_sorted(mesh.elements.begin(), mesh.elements.end()) ||
-        std::adjacent_find(mesh.elements.begin(), mesh.elements.end()) != mesh.elements.end() ||
-        (!mesh.elements.empty() && mesh.elements.front() < 0))
-      file.fail("write_mesh: this rank's element indices are not ascending and distinct");
-    if (mesh.ids.size() != mesh.elements.size() * nodes)
-      file.fail("write_mesh: " + std::to_string(mesh.ids.size()) + " ids for " +
-                std::to_string(mesh.elements.size()) + " elements of " + std::to_string(nodes) + " nodes");
-    if (layout.coordinates && mesh.coordinates.size() != mesh.ids.size() * static_cast<std::size_t>(layout.dim))
-      file.fail("write_mesh: " + std::to_string(mesh.coordinates.size()) + " coordinates for " +
-                std::to_string(mesh.ids.size()) + " nodes of dim " + std::to_string(layout.dim));
-  });
+  const MeshLayout layout = agree_on_layout(path, mesh, comm, options);
 
   QuietHdf5 quiet;
-  Id access(H5Pcreate(H5P_FILE_ACCESS));
-  H5Pset_fapl_mpio(access.get(), comm, MPI_INFO_NULL);
+  Id access = mpio_file_access(comm);
   Id handle(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, access.get()));
   agreed(comm, [&] {
     if (!handle) file.fail_hdf5("cannot be created");
   });
-  Id transfer(H5Pcreate(H5P_DATASET_XFER));
-  H5Pset_dxpl_mpio(transfer.get(), H5FD_MPIO_COLLECTIVE);
-
-  std::vector<RowRun> runs;
-  for (const std::int64_t e : mesh.elements) {
-    const auto row = static_cast<hsize_t>(e);
-    if (!runs.empty() && runs.back().first + runs.back().count == row) ++runs.back().count;
-    else runs.push_back({row, 1});
-  }
+  Id transfer = collective_transfer();
+  const std::vector<RowRun> runs = row_runs(mesh.elements);
   const std::vector<std::int32_t> owners(mesh.elements.size(), rank);
   // Every rank makes the same metadata calls and then writes its rows collectively.
   agreed(comm, [&] {
     MeshDatasets sets = create_mesh_objects(file, handle.get(), layout, /*chunked=*/false);
-    write_rows(file, sets.ids.get(), "dataset '/mesh/global_ids'", H5T_NATIVE_INT64, runs, mesh.ids.data(),
-               transfer.get());
-    if (layout.coordinates)
-      write_rows(file, sets.coordinates.get(), "dataset '/mesh/coordinates'", H5T_NATIVE_DOUBLE, runs,
-                 mesh.coordinates.data(), transfer.get());
-    if (layout.partition)
-      write_rows(file, sets.partition.get(), "dataset '/mesh/partition'", H5T_NATIVE_INT32, runs, owners.data(),
-                 transfer.get());
-    write_visual_rows(file, layout, sets, runs, owners, transfer.get());
+    write_element_rows(file, layout, sets, runs, mesh.ids.data(), mesh.coordinates.data(), owners, transfer.get());
   });
   const bool closed = H5Fclose(handle.release()) >= 0;
   agreed(comm, [&] {
     if (!closed) file.fail_hdf5("cannot be closed");
-    if (rank == 0 && layout.coordinates)
-      write_xdmf(xdmf_path(path), sidecar_reference(path), layout, draws_rank(layout));
+    if (rank == 0) write_sidecar(path, layout);
   });
 }
 

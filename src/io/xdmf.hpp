@@ -18,7 +18,9 @@ constexpr int subcell_corners(int dim) { return dim == 2 ? 4 : 8; }
 bool subcells_need_int64(const MeshLayout& layout);
 
 /// Appends the sub-cell connectivity of `count` elements starting at file element `first`,
-/// as indices into the flattened [E * (N+1)^dim] node list, in VTK corner order.
+/// as indices into the flattened [E * (N+1)^dim] node list: each sub-cell's corners
+/// counter-clockwise in (x, y), for hexahedra the lower face and then the upper (the corner
+/// order of XDMF's Quadrilateral and Hexahedron).
 template <class Index>
 void append_subcells(int dim, int order, std::int64_t first, std::int64_t count, std::vector<Index>& out);
 
