@@ -1,4 +1,5 @@
-// tools/box.cpp — box meshes: GLL points, numbering, deformation, partition, streaming writer.
+// tools/box.cpp — box meshes: GLL points, numbering, deformation, partition, streaming
+// writer; and the two-element example.
 #include "tools/box.hpp"
 
 #include <algorithm>
@@ -7,6 +8,28 @@
 #include <numeric>
 
 namespace gsr::tools {
+namespace {
+
+/// Where element e sits in the element grid: (e mod NX, (e / NX) mod NY, e / (NX NY)).
+std::array<std::int64_t, 3> grid_position(const BoxSpec& spec, std::int64_t e) {
+  return {e % spec.elements[0], e / spec.elements[0] % spec.elements[1], e / (spec.elements[0] * spec.elements[1])};
+}
+
+/// The file layout of a box: its sizes, its periods, and a partition if it has one.
+MeshLayout layout_of(const BoxSpec& spec) {
+  MeshLayout layout;
+  layout.dim = spec.dim;
+  layout.order = spec.order;
+  layout.elements = spec.element_count();
+  layout.coordinates = spec.coordinates;
+  layout.partition = spec.partition_ranks > 0;
+  layout.partition_ranks = spec.partition_ranks;
+  const std::array<double, 3> length = spec.lengths();
+  for (int d = 0; d < spec.dim; ++d) layout.periods[d] = spec.periodic[d] ? length[d] : 0;
+  return layout;
+}
+
+}  // namespace
 
 std::vector<double> gll_points(int order) {
   // Interior points are the roots of P'_N; Newton's method on the Legendre recurrence,
@@ -44,7 +67,8 @@ std::vector<double> gll_points(int order) {
 void BoxSpec::validate() const {
   auto fail = [](const std::string& why) { throw Error(ErrorCode::invalid_argument, "box: " + why); };
   if (dim != 2 && dim != 3) fail("dim must be 2 or 3, not " + std::to_string(dim));
-  if (order < 1 || order > 64) fail("order must be 1 to 64, not " + std::to_string(order));
+  if (order < 1 || order > max_order)
+    fail("order must be 1 to " + std::to_string(max_order) + ", not " + std::to_string(order));
   for (int d = 0; d < 3; ++d) {
     if (d < dim && elements[d] < 1) fail("every axis needs at least one element");
     if (d >= dim && (elements[d] != 1 || periodic[d]))
@@ -87,9 +111,7 @@ Box::Box(const BoxSpec& spec) : spec_(spec), gll_(gll_points(spec.order)) {
 
 void Box::element_ids(std::int64_t e, std::span<std::int64_t> out) const {
   const int n = spec_.order;
-  const std::int64_t ex = e % spec_.elements[0];
-  const std::int64_t ey = e / spec_.elements[0] % spec_.elements[1];
-  const std::int64_t ez = e / (spec_.elements[0] * spec_.elements[1]);
+  const auto [ex, ey, ez] = grid_position(spec_, e);
   const int nz = spec_.dim == 3 ? n + 1 : 1;
   std::size_t node = 0;
   for (int c = 0; c < nz; ++c)
@@ -105,8 +127,7 @@ void Box::element_ids(std::int64_t e, std::span<std::int64_t> out) const {
 
 void Box::element_coordinates(std::int64_t e, std::span<double> out) const {
   const int n = spec_.order, dim = spec_.dim;
-  const std::int64_t index[3] = {e % spec_.elements[0], e / spec_.elements[0] % spec_.elements[1],
-                                 e / (spec_.elements[0] * spec_.elements[1])};
+  const std::array<std::int64_t, 3> index = grid_position(spec_, e);
   const std::array<double, 3> length = spec_.lengths();
   const int nz = dim == 3 ? n + 1 : 1;
   std::size_t node = 0;
@@ -137,11 +158,7 @@ void bisect(const BoxSpec& spec, std::span<std::int64_t> elements, int first_ran
     for (const std::int64_t e : elements) owner[static_cast<std::size_t>(e)] = first_rank;
     return;
   }
-  auto position = [&](std::int64_t e, int axis) {
-    if (axis == 0) return e % spec.elements[0];
-    if (axis == 1) return e / spec.elements[0] % spec.elements[1];
-    return e / (spec.elements[0] * spec.elements[1]);
-  };
+  auto position = [&](std::int64_t e, int axis) { return grid_position(spec, e)[static_cast<std::size_t>(axis)]; };
   std::array<std::int64_t, 3> low{}, high{};
   low.fill(INT64_MAX);
   high.fill(INT64_MIN);
@@ -182,15 +199,7 @@ std::vector<std::int32_t> box_partition(const BoxSpec& spec, int ranks) {
 
 void write_box(const BoxSpec& spec, const std::string& path, const Progress& progress, std::int64_t slab_values) {
   const Box box(spec);
-  MeshLayout layout;
-  layout.dim = spec.dim;
-  layout.order = spec.order;
-  layout.elements = spec.element_count();
-  layout.coordinates = spec.coordinates;
-  layout.partition = spec.partition_ranks > 0;
-  layout.partition_ranks = spec.partition_ranks;
-  const std::array<double, 3> length = spec.lengths();
-  for (int d = 0; d < spec.dim; ++d) layout.periods[d] = spec.periodic[d] ? length[d] : 0;
+  const MeshLayout layout = layout_of(spec);
 
   const std::vector<std::int32_t> owner = layout.partition ? box_partition(spec, spec.partition_ranks)
                                                            : std::vector<std::int32_t>{};
@@ -219,8 +228,8 @@ void write_box(const BoxSpec& spec, const std::string& path, const Progress& pro
 }
 
 void write_two_element(const std::string& path) {
-  // Seed Figure 1 / Table 1: Omega^1 on [0,1]^2 and Omega^2 on [1,2] x [0,1], order 2,
-  // sharing the column of nodes 3, 6, 9.
+  // The two elements of docs/concepts.md ("Local and global numbering"): [0,1]^2 and
+  // [1,2] x [0,1], order 2, sharing the column of nodes 3, 6, 9.
   const std::vector<std::int64_t> ids = {1, 2, 3, 4, 5, 6, 7, 8, 9,  //
                                          3, 10, 11, 6, 12, 13, 9, 14, 15};
   std::vector<double> coordinates;
@@ -230,13 +239,12 @@ void write_two_element(const std::string& path) {
         coordinates.push_back(e + 0.5 * a);
         coordinates.push_back(0.5 * b);
       }
-  MeshLayout layout;
-  layout.dim = 2;
-  layout.order = 2;
-  layout.elements = 2;
-  layout.coordinates = true;
-  layout.partition = true;
-  layout.partition_ranks = 2;
+  // The geometry and file layout of a 2 x 1 box of order 2; only the numbering differs.
+  BoxSpec spec;
+  spec.elements = {2, 1, 1};
+  spec.order = 2;
+  spec.partition_ranks = 2;
+  const MeshLayout layout = layout_of(spec);
   const std::vector<std::int32_t> partition = {0, 1};
   MeshWriter writer(path, layout);
   writer.write(ids, coordinates, partition);

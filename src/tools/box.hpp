@@ -20,6 +20,8 @@ namespace gsr::tools {
 std::vector<double> gll_points(int order);
 
 struct BoxSpec {
+  static constexpr int max_order = 64;  // the mesh format's limit (docs/mesh-format.md)
+
   int dim = 2;
   std::array<std::int64_t, 3> elements{1, 1, 1};  // per axis; unused axes stay 1
   int order = 1;
@@ -63,12 +65,13 @@ std::vector<std::int32_t> box_partition(const BoxSpec& spec, int ranks);
 using Progress = std::function<void(std::int64_t done, std::int64_t total)>;
 
 /// Writes the box to `path` (and its XDMF sidecar), one slab of about `slab_values` ids at
-/// a time: memory is O(slab), plus O(E) 32-bit values when partitioning.
+/// a time: memory is O(slab), plus O(E) when partitioning (12 bytes per element while the
+/// partition is computed, then its 4-byte owners).
 void write_box(const BoxSpec& spec, const std::string& path, const Progress& progress = {},
                std::int64_t slab_values = std::int64_t{1} << 20);
 
-/// The two order-2 elements of the seed's Figure 1 on [0,2] x [0,1], with exactly the ids
-/// of its Table 1 (rank 0: 1..9; rank 1: 3,10,11,6,12,13,9,14,15) and a partition for 2.
+/// The two order-2 elements of docs/concepts.md on [0,2] x [0,1], with exactly its ids
+/// (rank 0: 1..9; rank 1: 3,10,11,6,12,13,9,14,15) and a partition for 2.
 void write_two_element(const std::string& path);
 
 }  // namespace gsr::tools

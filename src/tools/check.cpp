@@ -3,7 +3,8 @@
 // Everything is computed with gather-scatter operations on the mesh's own ids, which is
 // both the check and a test of the runtime: multiplicity = gs(add) of ones; coordinate
 // spread of a node's copies = gs(max) - gs(min) per component; then every exchange method
-// must reproduce those results.
+// must reproduce those results. check_mesh runs the steps below in this order, which is
+// also the order of the problems in the report.
 #include "tools/check.hpp"
 
 #include <gsr/handle.hpp>
@@ -14,21 +15,16 @@
 #include <map>
 #include <optional>
 #include <sstream>
+#include <utility>
 
 namespace gsr::tools {
 namespace {
 
 using nlohmann::json;
 
-std::int64_t sum_over_ranks(std::int64_t value, MPI_Comm comm) {
+std::int64_t reduce_int(std::int64_t value, MPI_Op op, MPI_Comm comm) {
   long long local = value, global = 0;
-  MPI_Allreduce(&local, &global, 1, MPI_LONG_LONG, MPI_SUM, comm);
-  return global;
-}
-
-std::int64_t max_over_ranks(std::int64_t value, MPI_Comm comm) {
-  long long local = value, global = 0;
-  MPI_Allreduce(&local, &global, 1, MPI_LONG_LONG, MPI_MAX, comm);
+  MPI_Allreduce(&local, &global, 1, MPI_LONG_LONG, op, comm);
   return global;
 }
 
@@ -37,7 +33,6 @@ double reduce_double(double value, MPI_Op op, MPI_Comm comm) {
   MPI_Allreduce(&value, &global, 1, MPI_DOUBLE, op, comm);
   return global;
 }
-
 /// Where a node sits in its element: how many of its local indices are 0 or N.
 /// 0: interior; dim: a vertex; in between: an edge (2-D) or a face or an edge (3-D).
 std::vector<int> boundary_axes(int dim, int order) {
@@ -129,6 +124,48 @@ double entry_spread(const SpreadValues& s, int dim, const std::vector<double>& l
   return spread;
 }
 
+/// The mesh under check, and what every step reads: its ids as grouped (by |id|: a flag is
+/// a problem in itself, so flagged entries are grouped regardless) and, with coordinates,
+/// the values whose spread the coordinate step measures.
+struct Subject {
+  Mesh mesh;
+  std::int64_t entries = 0;  // E (N+1)^dim, over all ranks
+  std::vector<std::int64_t> ids;
+  std::optional<SpreadValues> spread;
+  MPI_Comm comm = MPI_COMM_NULL;
+  int rank = 0;
+
+  const SpreadValues* spread_or_null() const { return spread ? &*spread : nullptr; }
+};
+
+Subject load_subject(const CheckOptions& options, MPI_Comm comm) {
+  ReadOptions read;
+  read.distribution = options.distribution;
+  Subject subject;
+  subject.mesh = read_mesh(options.path, comm, read);
+  const Mesh& mesh = subject.mesh;
+  subject.comm = comm;
+  MPI_Comm_rank(comm, &subject.rank);
+  subject.entries = mesh.info.elements * static_cast<std::int64_t>(mesh.nodes_per_element());
+  subject.ids.resize(mesh.ids.size());
+  std::transform(mesh.ids.begin(), mesh.ids.end(), subject.ids.begin(),
+                 [](std::int64_t id) { return id < 0 ? -id : id; });
+  if (mesh.has_coordinates()) subject.spread = spread_values(mesh);
+  return subject;
+}
+
+json describe_mesh(const Subject& subject) {
+  const Mesh& mesh = subject.mesh;
+  json described;
+  described["dim"] = mesh.dim();
+  described["order"] = mesh.order();
+  described["elements"] = mesh.info.elements;
+  described["entries"] = subject.entries;
+  described["coordinates"] = mesh.has_coordinates();
+  described["periods"] = std::vector<double>(mesh.info.periods.begin(), mesh.info.periods.begin() + mesh.dim());
+  return described;
+}
+
 /// Results of one handle on the mesh, to compare methods with each other.
 struct Answers {
   std::vector<std::int64_t> multiplicity;
@@ -144,17 +181,18 @@ std::vector<double> test_field(const Mesh& mesh, int rank) {
   return field;
 }
 
-Answers answers_of(Handle& handle, const Mesh& mesh, const SpreadValues* spread, int rank) {
+Answers answers_of(Handle& handle, const Subject& subject) {
+  const Mesh& mesh = subject.mesh;
   Answers a;
   a.multiplicity.assign(mesh.ids.size(), 1);
   handle.apply(std::span<std::int64_t>(a.multiplicity), Op::add);
-  if (spread) {
+  if (const SpreadValues* spread = subject.spread_or_null()) {
     a.low = spread->values;
     a.high = spread->values;
     handle.apply_vec(std::span<double>(a.low), static_cast<std::size_t>(spread->width), Op::min);
     handle.apply_vec(std::span<double>(a.high), static_cast<std::size_t>(spread->width), Op::max);
   }
-  a.sums = test_field(mesh, rank);
+  a.sums = test_field(mesh, subject.rank);
   handle.apply(std::span<double>(a.sums), Op::add);
   return a;
 }
@@ -172,8 +210,8 @@ std::string compare_answers(const Answers& reference, const Answers& other, MPI_
     const double scale = std::max(1.0, std::abs(reference.sums[i]));
     worst_relative = std::max(worst_relative, std::abs(reference.sums[i] - other.sums[i]) / scale);
   }
-  multiplicity_differences = sum_over_ranks(multiplicity_differences, comm);
-  extreme_differences = sum_over_ranks(extreme_differences, comm);
+  multiplicity_differences = reduce_int(multiplicity_differences, MPI_SUM, comm);
+  extreme_differences = reduce_int(extreme_differences, MPI_SUM, comm);
   worst_relative = reduce_double(worst_relative, MPI_MAX, comm);
   std::string what;
   if (multiplicity_differences) what += std::to_string(multiplicity_differences) + " multiplicities differ; ";
@@ -187,209 +225,279 @@ std::string compare_answers(const Answers& reference, const Answers& other, MPI_
   return what;
 }
 
-}  // namespace
+// ---- ids on their own -----------------------------------------------------------------
 
-json check_mesh(const CheckOptions& options, MPI_Comm comm) {
-  int rank = 0, ranks = 1;
-  MPI_Comm_rank(comm, &rank);
-  MPI_Comm_size(comm, &ranks);
-  ReadOptions read;
-  read.distribution = options.distribution;
-  const Mesh mesh = read_mesh(options.path, comm, read);
-  const int dim = mesh.dim(), order = mesh.order();
-  const std::size_t nodes = static_cast<std::size_t>(mesh.nodes_per_element());
-  const std::int64_t entries = mesh.info.elements * static_cast<std::int64_t>(nodes);
+/// What is wrong with the ids before any gather-scatter, over all ranks.
+struct IdCounts {
+  std::int64_t zero = 0, negative = 0, out_of_range = 0, largest = 0, repeating_elements = 0;
+};
 
-  json report;
-  report["report"] = "gsr-check";
-  report["version"] = 1;
-  json& mesh_json = report["mesh"];
-  mesh_json["dim"] = dim;
-  mesh_json["order"] = order;
-  mesh_json["elements"] = mesh.info.elements;
-  mesh_json["entries"] = entries;
-  mesh_json["coordinates"] = mesh.has_coordinates();
-  mesh_json["periods"] = std::vector<double>(mesh.info.periods.begin(), mesh.info.periods.begin() + dim);
-  json problems = json::array();
-
-  // ---- ids on their own ---------------------------------------------------------------
-  std::int64_t zero = 0, negative = 0, above = 0, largest = 0, repeating_elements = 0;
-  std::vector<std::int64_t> ids(mesh.ids.size());
-  for (std::size_t i = 0; i < ids.size(); ++i) {
-    const std::int64_t id = mesh.ids[i];
-    zero += id == 0;
-    negative += id < 0;
-    ids[i] = id < 0 ? -id : id;  // a flag is a problem in itself; group by |id| regardless
-    above += ids[i] > entries;
-    largest = std::max(largest, ids[i]);
-  }
+/// This rank's elements that hold one nonzero id at two of their own nodes.
+std::int64_t elements_repeating_an_id(const Subject& subject) {
+  const auto nodes = static_cast<std::size_t>(subject.mesh.nodes_per_element());
   std::vector<std::int64_t> element_ids(nodes);
-  for (std::size_t k = 0; k < mesh.local_elements(); ++k) {
-    std::copy_n(ids.begin() + static_cast<std::ptrdiff_t>(k * nodes), nodes, element_ids.begin());
+  std::int64_t repeating = 0;
+  for (std::size_t k = 0; k < subject.mesh.local_elements(); ++k) {
+    std::copy_n(subject.ids.begin() + static_cast<std::ptrdiff_t>(k * nodes), nodes, element_ids.begin());
     std::sort(element_ids.begin(), element_ids.end());
     for (std::size_t a = 1; a < nodes; ++a)
       if (element_ids[a] != 0 && element_ids[a] == element_ids[a - 1]) {
-        ++repeating_elements;
+        ++repeating;
         break;
       }
   }
-  zero = sum_over_ranks(zero, comm);
-  negative = sum_over_ranks(negative, comm);
-  above = sum_over_ranks(above, comm);
-  largest = max_over_ranks(largest, comm);
-  repeating_elements = sum_over_ranks(repeating_elements, comm);
-  json& ids_json = report["ids"];
-  ids_json["max"] = largest;
-  ids_json["zero"] = zero;
-  ids_json["negative"] = negative;
-  ids_json["out_of_range"] = above;
-  ids_json["elements_repeating_an_id"] = repeating_elements;
-  if (zero) problems.push_back(std::to_string(zero) + " zero ids (every node of a mesh needs an id >= 1)");
-  if (negative) problems.push_back(std::to_string(negative) + " negative ids (flags belong in gather-scatter calls, not in mesh files)");
-  if (above)
-    problems.push_back(std::to_string(above) + " ids out of range (above E*(N+1)^dim = " + std::to_string(entries) +
-                       ", more than there are entries)");
-  if (repeating_elements)
-    problems.push_back(std::to_string(repeating_elements) + " elements hold the same id at two of their own nodes");
+  return repeating;
+}
 
-  // ---- multiplicities -------------------------------------------------------------------
-  SetupOptions setup;
-  setup.method = options.method;
-  Handle handle(ids, comm, setup);
-  std::optional<SpreadValues> spread;
-  if (mesh.has_coordinates()) spread = spread_values(mesh);
-  const Answers answers = answers_of(handle, mesh, spread ? &*spread : nullptr, rank);
+IdCounts count_ids(const Subject& subject) {
+  IdCounts counts;
+  for (std::size_t i = 0; i < subject.ids.size(); ++i) {
+    const std::int64_t id = subject.mesh.ids[i];
+    counts.zero += id == 0;
+    counts.negative += id < 0;
+    counts.out_of_range += subject.ids[i] > subject.entries;
+    counts.largest = std::max(counts.largest, subject.ids[i]);
+  }
+  counts.repeating_elements = elements_repeating_an_id(subject);
+  const MPI_Comm comm = subject.comm;
+  counts.zero = reduce_int(counts.zero, MPI_SUM, comm);
+  counts.negative = reduce_int(counts.negative, MPI_SUM, comm);
+  counts.out_of_range = reduce_int(counts.out_of_range, MPI_SUM, comm);
+  counts.largest = reduce_int(counts.largest, MPI_MAX, comm);
+  counts.repeating_elements = reduce_int(counts.repeating_elements, MPI_SUM, comm);
+  return counts;
+}
 
-  const std::vector<int> boundary = boundary_axes(dim, order);
-  std::map<std::pair<int, std::int64_t>, std::int64_t> local_histogram;
-  for (std::size_t i = 0; i < ids.size(); ++i)
-    if (ids[i] != 0) ++local_histogram[{boundary[i % nodes], answers.multiplicity[i]}];
-  const auto histogram = merge_histograms(local_histogram, comm);
-  std::map<std::int64_t, std::int64_t> groups;
+/// The "ids" member; `distinct` comes from the multiplicities.
+json report_ids(const IdCounts& counts, std::int64_t distinct, std::int64_t entries, json& problems) {
+  json ids;
+  ids["max"] = counts.largest;
+  ids["zero"] = counts.zero;
+  ids["negative"] = counts.negative;
+  ids["out_of_range"] = counts.out_of_range;
+  ids["elements_repeating_an_id"] = counts.repeating_elements;
+  ids["distinct"] = distinct;
+  ids["compact"] = distinct == counts.largest && counts.zero == 0;
+  if (counts.zero)
+    problems.push_back(std::to_string(counts.zero) + " zero ids (every node of a mesh needs an id >= 1)");
+  if (counts.negative)
+    problems.push_back(std::to_string(counts.negative) +
+                       " negative ids (flags belong in gather-scatter calls, not in mesh files)");
+  if (counts.out_of_range)
+    problems.push_back(std::to_string(counts.out_of_range) + " ids out of range (above E*(N+1)^dim = " +
+                       std::to_string(entries) + ", more than there are entries)");
+  if (counts.repeating_elements)
+    problems.push_back(std::to_string(counts.repeating_elements) +
+                       " elements hold the same id at two of their own nodes");
+  return ids;
+}
+
+// ---- multiplicities -------------------------------------------------------------------
+
+/// Group sizes from gs(add) of ones, over all ranks, by the kind of element node.
+struct MultiplicityCounts {
+  std::map<std::int64_t, std::int64_t> groups;  // multiplicity -> groups of that size
+  json by_kind = json::object();                // node kind -> multiplicity -> entries
   std::int64_t shared_interior = 0, unshared_boundary = 0;
-  json by_kind = json::object();
-  for (const auto& [key, count] : histogram) {
+  std::int64_t distinct = 0;                    // groups of any size
+};
+
+MultiplicityCounts count_multiplicities(const Subject& subject, const Answers& answers) {
+  const int dim = subject.mesh.dim();
+  const std::vector<int> boundary = boundary_axes(dim, subject.mesh.order());
+  const auto nodes = static_cast<std::size_t>(subject.mesh.nodes_per_element());
+  std::map<std::pair<int, std::int64_t>, std::int64_t> local_histogram;
+  for (std::size_t i = 0; i < subject.ids.size(); ++i)
+    if (subject.ids[i] != 0) ++local_histogram[{boundary[i % nodes], answers.multiplicity[i]}];
+
+  MultiplicityCounts counts;
+  for (const auto& [key, entries] : merge_histograms(local_histogram, subject.comm)) {
     const auto [kind, multiplicity] = key;
-    groups[multiplicity] += count;
-    by_kind[kind_name(dim, kind)][std::to_string(multiplicity)] = count;
-    if (kind == 0 && multiplicity > 1) shared_interior += count;
-    if (kind != 0 && multiplicity == 1) unshared_boundary += count;
+    counts.groups[multiplicity] += entries;
+    counts.by_kind[kind_name(dim, kind)][std::to_string(multiplicity)] = entries;
+    if (kind == 0 && multiplicity > 1) counts.shared_interior += entries;
+    if (kind != 0 && multiplicity == 1) counts.unshared_boundary += entries;
   }
-  std::int64_t distinct = 0;
-  json groups_json = json::object();
-  for (auto& [multiplicity, count] : groups) {
+  for (auto& [multiplicity, count] : counts.groups) {
     count /= multiplicity;  // entries -> groups: a group of multiplicity m has m entries
-    distinct += count;
-    groups_json[std::to_string(multiplicity)] = count;
+    counts.distinct += count;
   }
-  ids_json["distinct"] = distinct;
-  ids_json["compact"] = distinct == largest && zero == 0;
-  json& multiplicity_json = report["multiplicity"];
-  multiplicity_json["groups"] = groups_json;
-  multiplicity_json["entries_by_node_kind"] = by_kind;
-  multiplicity_json["unshared_boundary_entries"] = unshared_boundary;
-  multiplicity_json["shared_interior_entries"] = shared_interior;
-  if (shared_interior)
-    problems.push_back(std::to_string(shared_interior) +
+  return counts;
+}
+
+json report_multiplicities(const MultiplicityCounts& counts, json& problems) {
+  json groups = json::object();
+  for (const auto& [multiplicity, count] : counts.groups) groups[std::to_string(multiplicity)] = count;
+  json multiplicity;
+  multiplicity["groups"] = groups;
+  multiplicity["entries_by_node_kind"] = counts.by_kind;
+  multiplicity["unshared_boundary_entries"] = counts.unshared_boundary;
+  multiplicity["shared_interior_entries"] = counts.shared_interior;
+  if (counts.shared_interior)
+    problems.push_back(std::to_string(counts.shared_interior) +
                        " element-interior entries are shared with other copies (an interior GLL node belongs to one element)");
+  return multiplicity;
+}
 
-  // ---- coordinate agreement ---------------------------------------------------------------
-  json& coordinates_json = report["coordinates"];
-  coordinates_json["checked"] = spread.has_value();
-  if (spread) {
-    double low_box[3] = {0, 0, 0}, high_box[3] = {0, 0, 0};
-    for (int d = 0; d < dim; ++d) {
-      double lo = std::numeric_limits<double>::infinity(), hi = -lo;
-      for (std::size_t i = 0; i < ids.size(); ++i) {
-        lo = std::min(lo, mesh.coordinates[i * static_cast<std::size_t>(dim) + d]);
-        hi = std::max(hi, mesh.coordinates[i * static_cast<std::size_t>(dim) + d]);
-      }
-      low_box[d] = reduce_double(lo, MPI_MIN, comm);
-      high_box[d] = reduce_double(hi, MPI_MAX, comm);
-    }
-    double diagonal = 0;
-    for (int d = 0; d < dim; ++d) diagonal += (high_box[d] - low_box[d]) * (high_box[d] - low_box[d]);
-    diagonal = std::sqrt(diagonal);
-    const double tolerance = options.tolerance >= 0 ? options.tolerance : 1e-9 * std::max(diagonal, 1.0);
+// ---- coordinate agreement -------------------------------------------------------------
 
-    double worst = 0, groups_over = 0;
-    std::vector<double> spreads(ids.size(), 0);
-    for (std::size_t i = 0; i < ids.size(); ++i) {
-      if (ids[i] == 0) continue;
-      spreads[i] = entry_spread(*spread, dim, answers.low, answers.high, i);
-      worst = std::max(worst, spreads[i]);
-      if (spreads[i] > tolerance) groups_over += 1.0 / static_cast<double>(answers.multiplicity[i]);
+/// Length of the diagonal of the bounding box of every rank's coordinates.
+double box_diagonal(const Mesh& mesh, MPI_Comm comm) {
+  const int dim = mesh.dim();
+  double squares = 0;
+  for (int d = 0; d < dim; ++d) {
+    double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+    for (std::size_t i = 0; i < mesh.ids.size(); ++i) {
+      lo = std::min(lo, mesh.coordinates[i * static_cast<std::size_t>(dim) + d]);
+      hi = std::max(hi, mesh.coordinates[i * static_cast<std::size_t>(dim) + d]);
     }
-    worst = reduce_double(worst, MPI_MAX, comm);
-    groups_over = reduce_double(groups_over, MPI_SUM, comm);
-    // The worst group: the smallest id attaining the worst spread, whatever the distribution.
-    std::int64_t worst_id = std::numeric_limits<std::int64_t>::max();
-    for (std::size_t i = 0; i < ids.size(); ++i)
-      if (ids[i] != 0 && spreads[i] == worst) worst_id = std::min(worst_id, ids[i]);
-    long long global_worst_id = worst_id;
-    MPI_Allreduce(MPI_IN_PLACE, &global_worst_id, 1, MPI_LONG_LONG, MPI_MIN, comm);
-    std::vector<double> worst_low(static_cast<std::size_t>(dim), std::numeric_limits<double>::infinity());
-    std::vector<double> worst_high(static_cast<std::size_t>(dim), -std::numeric_limits<double>::infinity());
-    for (std::size_t i = 0; i < ids.size(); ++i)
-      if (ids[i] == global_worst_id)
-        for (int d = 0; d < dim; ++d) {
-          worst_low[d] = answers.low[i * static_cast<std::size_t>(spread->width) + d];
-          worst_high[d] = answers.high[i * static_cast<std::size_t>(spread->width) + d];
-        }
-    MPI_Allreduce(MPI_IN_PLACE, worst_low.data(), dim, MPI_DOUBLE, MPI_MIN, comm);
-    MPI_Allreduce(MPI_IN_PLACE, worst_high.data(), dim, MPI_DOUBLE, MPI_MAX, comm);
-
-    coordinates_json["tolerance"] = tolerance;
-    coordinates_json["worst_spread"] = worst;
-    coordinates_json["worst_id"] = global_worst_id;
-    coordinates_json["worst_min"] = worst_low;
-    coordinates_json["worst_max"] = worst_high;
-    const auto over = static_cast<std::int64_t>(std::llround(groups_over));
-    coordinates_json["groups_over_tolerance"] = over;
-    if (over) {
-      std::ostringstream text;
-      text.precision(17);
-      text << over << " groups have copies whose coordinates differ by more than " << tolerance << "; worst: id "
-           << global_worst_id << ", spread " << worst;
-      problems.push_back(text.str());
-    }
+    const double low = reduce_double(lo, MPI_MIN, comm);
+    const double high = reduce_double(hi, MPI_MAX, comm);
+    squares += (high - low) * (high - low);
   }
+  return std::sqrt(squares);
+}
 
-  // ---- every method, the same answers ------------------------------------------------------
-  json& run = report["run"];
+/// How far the copies of the groups lie apart, over all ranks. The worst group is the
+/// smallest id attaining the worst spread, so it does not depend on the distribution.
+struct SpreadSummary {
+  double worst = 0;
+  std::int64_t worst_id = 0;
+  std::vector<double> worst_low, worst_high;  // corners of the worst group's copies
+  std::int64_t groups_over = 0;
+};
+
+/// The minimum and maximum corner of group `id`'s copies (infinite where no rank holds it).
+std::pair<std::vector<double>, std::vector<double>> group_corners(const Subject& subject, const Answers& answers,
+                                                                  std::int64_t id) {
+  const int dim = subject.mesh.dim();
+  const auto width = static_cast<std::size_t>(subject.spread->width);
+  std::vector<double> low(static_cast<std::size_t>(dim), std::numeric_limits<double>::infinity());
+  std::vector<double> high(static_cast<std::size_t>(dim), -std::numeric_limits<double>::infinity());
+  for (std::size_t i = 0; i < subject.ids.size(); ++i)
+    if (subject.ids[i] == id)
+      for (int d = 0; d < dim; ++d) {
+        low[d] = answers.low[i * width + d];
+        high[d] = answers.high[i * width + d];
+      }
+  MPI_Allreduce(MPI_IN_PLACE, low.data(), dim, MPI_DOUBLE, MPI_MIN, subject.comm);
+  MPI_Allreduce(MPI_IN_PLACE, high.data(), dim, MPI_DOUBLE, MPI_MAX, subject.comm);
+  return {low, high};
+}
+
+SpreadSummary summarize_spreads(const Subject& subject, const Answers& answers, double tolerance) {
+  const std::vector<std::int64_t>& ids = subject.ids;
+  double worst = 0, groups_over = 0;
+  std::vector<double> spreads(ids.size(), 0);
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    if (ids[i] == 0) continue;
+    spreads[i] = entry_spread(*subject.spread, subject.mesh.dim(), answers.low, answers.high, i);
+    worst = std::max(worst, spreads[i]);
+    if (spreads[i] > tolerance) groups_over += 1.0 / static_cast<double>(answers.multiplicity[i]);
+  }
+  SpreadSummary summary;
+  summary.worst = reduce_double(worst, MPI_MAX, subject.comm);
+  groups_over = reduce_double(groups_over, MPI_SUM, subject.comm);
+  std::int64_t worst_id = std::numeric_limits<std::int64_t>::max();
+  for (std::size_t i = 0; i < ids.size(); ++i)
+    if (ids[i] != 0 && spreads[i] == summary.worst) worst_id = std::min(worst_id, ids[i]);
+  summary.worst_id = reduce_int(worst_id, MPI_MIN, subject.comm);
+  std::tie(summary.worst_low, summary.worst_high) = group_corners(subject, answers, summary.worst_id);
+  summary.groups_over = static_cast<std::int64_t>(std::llround(groups_over));
+  return summary;
+}
+
+json check_coordinates(const Subject& subject, const Answers& answers, double tolerance_option, json& problems) {
+  json coordinates;
+  coordinates["checked"] = subject.spread.has_value();
+  if (!subject.spread) return coordinates;
+  const double diagonal = box_diagonal(subject.mesh, subject.comm);
+  const double tolerance = tolerance_option >= 0 ? tolerance_option : 1e-9 * std::max(diagonal, 1.0);
+  const SpreadSummary spreads = summarize_spreads(subject, answers, tolerance);
+  coordinates["tolerance"] = tolerance;
+  coordinates["worst_spread"] = spreads.worst;
+  coordinates["worst_id"] = spreads.worst_id;
+  coordinates["worst_min"] = spreads.worst_low;
+  coordinates["worst_max"] = spreads.worst_high;
+  coordinates["groups_over_tolerance"] = spreads.groups_over;
+  if (spreads.groups_over) {
+    std::ostringstream text;
+    text.precision(17);
+    text << spreads.groups_over << " groups have copies whose coordinates differ by more than " << tolerance
+         << "; worst: id " << spreads.worst_id << ", spread " << spreads.worst;
+    problems.push_back(text.str());
+  }
+  return coordinates;
+}
+
+// ---- every method, the same answers ---------------------------------------------------
+
+json describe_run(const CheckOptions& options, const Handle& handle, MPI_Comm comm) {
+  int ranks = 1;
+  MPI_Comm_size(comm, &ranks);
+  json run;
   run["file"] = options.path;
   run["ranks"] = ranks;
   run["distribution"] = options.distribution == Distribution::partition ? "partition" : "blocks";
   run["method"] = std::string(to_string(handle.stats().method));
   run["method_reason"] = handle.stats().method_reason;
+  run["methods"] = json::object();
+  return run;
+}
+
+/// Reruns the answers with every concrete method: a disagreement with `reference` (the
+/// main run's, by `reference_method`) is a problem; a method that cannot be set up is
+/// "unavailable", not a problem of the mesh.
+json compare_methods(const Subject& subject, const Answers& reference, Method reference_method, json& problems) {
   json methods = json::object();
-  if (options.compare_methods) {
-    for (const Method method : concrete_methods) {
-      json& entry = methods[std::string(to_string(method))];
-      try {
-        SetupOptions other;
-        other.method = method;
-        Handle candidate(ids, comm, other);
-        const Answers candidate_answers = answers_of(candidate, mesh, spread ? &*spread : nullptr, rank);
-        const std::string difference = compare_answers(answers, candidate_answers, comm);
-        entry["status"] = difference.empty() ? "same" : "different";
-        if (!difference.empty()) {
-          entry["detail"] = difference;
-          problems.push_back("method " + std::string(to_string(method)) + " disagrees with " +
-                             std::string(to_string(handle.stats().method)) + ": " + difference);
-        }
-      } catch (const Error& e) {
-        entry["status"] = "unavailable";
-        entry["detail"] = e.what();
+  for (const Method method : concrete_methods) {
+    json& entry = methods[std::string(to_string(method))];
+    try {
+      SetupOptions other;
+      other.method = method;
+      Handle candidate(subject.ids, subject.comm, other);
+      const std::string difference = compare_answers(reference, answers_of(candidate, subject), subject.comm);
+      entry["status"] = difference.empty() ? "same" : "different";
+      if (!difference.empty()) {
+        entry["detail"] = difference;
+        problems.push_back("method " + std::string(to_string(method)) + " disagrees with " +
+                           std::string(to_string(reference_method)) + ": " + difference);
       }
+    } catch (const Error& e) {
+      entry["status"] = "unavailable";
+      entry["detail"] = e.what();
     }
   }
-  run["methods"] = methods;
+  return methods;
+}
 
+}  // namespace
+
+json check_mesh(const CheckOptions& options, MPI_Comm comm) {
+  const Subject subject = load_subject(options, comm);
+  const IdCounts id_counts = count_ids(subject);
+  SetupOptions setup;
+  setup.method = options.method;
+  Handle handle(subject.ids, comm, setup);
+  const Answers answers = answers_of(handle, subject);
+  const MultiplicityCounts multiplicities = count_multiplicities(subject, answers);
+
+  json report;
+  json problems = json::array();
+  report["report"] = "gsr-check";
+  report["version"] = 1;
+  report["mesh"] = describe_mesh(subject);
+  report["ids"] = report_ids(id_counts, multiplicities.distinct, subject.entries, problems);
+  report["multiplicity"] = report_multiplicities(multiplicities, problems);
+  report["coordinates"] = check_coordinates(subject, answers, options.tolerance, problems);
+  report["run"] = describe_run(options, handle, comm);
+  if (options.compare_methods)
+    report["run"]["methods"] = compare_methods(subject, answers, handle.stats().method, problems);
   report["problems"] = problems;
   report["consistent"] = problems.empty();
   return report;
 }
+
 
 std::string summarize(const json& report) {
   std::ostringstream out;

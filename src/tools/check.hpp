@@ -21,7 +21,7 @@ struct CheckOptions {
   std::string path;
   Distribution distribution = Distribution::blocks;
   Method method = Method::automatic;  // for the main checks; the comparison runs all
-  double tolerance = -1;              // coordinate spread allowed; < 0: 1e-9 x box diagonal
+  double tolerance = -1;              // coordinate spread allowed; < 0: 1e-9 x max(box diagonal, 1)
   bool compare_methods = true;
 };
 

@@ -14,6 +14,7 @@
 #include <fstream>
 #include <iostream>
 #include <sstream>
+#include <stdexcept>
 
 namespace {
 
@@ -27,6 +28,44 @@ struct Arguments {
   std::string expect_path;
 };
 
+/// The comparison with --expect: the differences, or why the saved report cannot be read.
+struct Expectation {
+  std::vector<std::string> differences;
+  std::string error;
+  bool met() const { return error.empty() && differences.empty(); }
+};
+
+/// Every rank reads the expected report, so every rank reaches the same verdict.
+Expectation compare_with_expected(const std::string& path, const nlohmann::json& report) {
+  Expectation expectation;
+  std::ifstream in(path);
+  try {
+    if (!in) throw std::runtime_error("cannot be opened");
+    const nlohmann::json expected = nlohmann::json::parse(in);
+    expectation.differences = gsr::tools::compare_reports(expected, report);
+  } catch (const std::exception& e) {
+    expectation.error = std::string("expected report '") + path + "': " + e.what();
+  }
+  return expectation;
+}
+
+/// The report on stdout; the verdict of --expect on stderr.
+void print(const Arguments& args, const nlohmann::json& report, const Expectation& expectation) {
+  if (args.json)
+    std::cout << report.dump(2) << "\n";
+  else
+    std::cout << gsr::tools::summarize(report);
+  if (!expectation.error.empty()) std::cerr << "gsr-check: " << expectation.error << "\n";
+  const std::vector<std::string>& differences = expectation.differences;
+  if (!differences.empty()) {
+    std::cerr << "gsr-check: the report differs from " << args.expect_path << " in " << differences.size()
+              << " place" << (differences.size() == 1 ? "" : "s") << ":\n";
+    for (const std::string& line : differences) std::cerr << "  " << line << "\n";
+  } else if (!args.expect_path.empty() && expectation.error.empty()) {
+    std::cerr << "gsr-check: the report matches " << args.expect_path << "\n";
+  }
+}
+
 /// Runs the check; only rank 0 prints. Returns the exit code, the same on every rank.
 int run(const Arguments& args, MPI_Comm comm, int rank) {
   nlohmann::json report;
@@ -36,38 +75,11 @@ int run(const Arguments& args, MPI_Comm comm, int rank) {
     if (rank == 0) std::cerr << "gsr-check: error: " << e.what() << "\n";
     return e.code() == gsr::ErrorCode::io ? unreadable : inconsistent;
   }
-
-  int code = report.at("consistent").get<bool>() ? consistent : inconsistent;
-  std::vector<std::string> differences;
-  std::string expect_error;
-  if (!args.expect_path.empty()) {
-    // Every rank reads the expected report, so every rank reaches the same verdict.
-    std::ifstream in(args.expect_path);
-    try {
-      if (!in) throw std::runtime_error("cannot be opened");
-      const nlohmann::json expected = nlohmann::json::parse(in);
-      differences = gsr::tools::compare_reports(expected, report);
-    } catch (const std::exception& e) {
-      expect_error = std::string("expected report '") + args.expect_path + "': " + e.what();
-    }
-    if (!expect_error.empty() || !differences.empty()) code = unexpected;
-  }
-
-  if (rank == 0) {
-    if (args.json)
-      std::cout << report.dump(2) << "\n";
-    else
-      std::cout << gsr::tools::summarize(report);
-    if (!expect_error.empty()) std::cerr << "gsr-check: " << expect_error << "\n";
-    if (!differences.empty()) {
-      std::cerr << "gsr-check: the report differs from " << args.expect_path << " in " << differences.size()
-                << " place" << (differences.size() == 1 ? "" : "s") << ":\n";
-      for (const std::string& line : differences) std::cerr << "  " << line << "\n";
-    } else if (!args.expect_path.empty() && expect_error.empty()) {
-      std::cerr << "gsr-check: the report matches " << args.expect_path << "\n";
-    }
-  }
-  return code;
+  const Expectation expectation =
+      args.expect_path.empty() ? Expectation{} : compare_with_expected(args.expect_path, report);
+  if (rank == 0) print(args, report, expectation);
+  if (!expectation.met()) return unexpected;
+  return report.at("consistent").get<bool>() ? consistent : inconsistent;
 }
 
 }  // namespace

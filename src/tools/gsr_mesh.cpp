@@ -51,27 +51,57 @@ std::array<bool, 3> parse_axes(const std::vector<std::string>& names) {
   return axes;
 }
 
+/// The box subcommand's options, as parsed.
+struct BoxArguments {
+  gsr::tools::BoxSpec spec;
+  std::vector<std::int64_t> elements;
+  std::vector<std::string> periodic;
+  bool no_coordinates = false;
+  std::string output;
+};
+
+CLI::App* add_box_command(CLI::App& app, BoxArguments& args) {
+  CLI::App* box = app.add_subcommand("box", "a structured box of spectral elements with GLL nodes");
+  gsr::tools::BoxSpec& spec = args.spec;
+  box->add_option("--dim", spec.dim, "2 or 3")->required()->check(CLI::IsMember({2, 3}));
+  box->add_option("--elements", args.elements, "elements per axis: NX,NY[,NZ]")->required()->delimiter(',');
+  box->add_option("--order", spec.order, "polynomial order N (N+1 nodes per axis)")->required()
+      ->check(CLI::Range(1, gsr::tools::BoxSpec::max_order));
+  box->add_option("--periodic", args.periodic, "periodic axes, e.g. x or x,z")->delimiter(',');
+  box->add_flag("--deform", spec.deform, "apply a smooth curvilinear deformation");
+  box->add_option("--partition", spec.partition_ranks, "also write a partition for P ranks")->check(CLI::PositiveNumber);
+  box->add_flag("--no-coordinates", args.no_coordinates, "omit /mesh/coordinates (and the XDMF sidecar)");
+  box->add_option("-o,--output", args.output, "mesh file to write (FILE.h5)")->required();
+  return box;
+}
+
+/// Completes the spec from the options, writes the box and says what was written.
+void write_box_file(BoxArguments args) {
+  gsr::tools::BoxSpec& spec = args.spec;
+  if (args.elements.size() != static_cast<std::size_t>(spec.dim))
+    throw CLI::ValidationError("--elements", "give " + std::to_string(spec.dim) + " counts for a " +
+                                                 std::to_string(spec.dim) + "-D box, got " +
+                                                 std::to_string(args.elements.size()));
+  for (std::size_t d = 0; d < args.elements.size(); ++d) spec.elements[d] = args.elements[d];
+  spec.periodic = parse_axes(args.periodic);
+  spec.coordinates = !args.no_coordinates;
+  spec.validate();
+  ProgressBar bar;
+  gsr::tools::write_box(spec, args.output, std::ref(bar));
+  std::cout << "gsr-mesh: wrote " << args.output << ": " << spec.dim << "-D box, " << spec.element_count()
+            << " elements of order " << spec.order << ", " << spec.node_count() << " distinct ids";
+  if (spec.partition_ranks > 0) std::cout << ", partition for " << spec.partition_ranks << " ranks";
+  if (spec.coordinates) std::cout << "; sidecar " << gsr::xdmf_path(args.output);
+  std::cout << "\n";
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"gsr-mesh: writes gsr mesh files (HDF5, with an XDMF sidecar for ParaView/VisIt)"};
   app.require_subcommand(1);
-
-  gsr::tools::BoxSpec spec;
-  std::vector<std::int64_t> elements;
-  std::vector<std::string> periodic;
-  bool no_coordinates = false;
-  std::string box_output;
-  CLI::App* box = app.add_subcommand("box", "a structured box of spectral elements with GLL nodes");
-  box->add_option("--dim", spec.dim, "2 or 3")->required()->check(CLI::IsMember({2, 3}));
-  box->add_option("--elements", elements, "elements per axis: NX,NY[,NZ]")->required()->delimiter(',');
-  box->add_option("--order", spec.order, "polynomial order N (N+1 nodes per axis)")->required()->check(CLI::Range(1, 64));
-  box->add_option("--periodic", periodic, "periodic axes, e.g. x or x,z")->delimiter(',');
-  box->add_flag("--deform", spec.deform, "apply a smooth curvilinear deformation");
-  box->add_option("--partition", spec.partition_ranks, "also write a partition for P ranks")->check(CLI::PositiveNumber);
-  box->add_flag("--no-coordinates", no_coordinates, "omit /mesh/coordinates (and the XDMF sidecar)");
-  box->add_option("-o,--output", box_output, "mesh file to write (FILE.h5)")->required();
-
+  BoxArguments box_args;
+  CLI::App* box = add_box_command(app, box_args);
   std::string two_output;
   CLI::App* two = app.add_subcommand("two-element", "the seed's two-element example (Figure 1, Table 1)");
   two->add_option("-o,--output", two_output, "mesh file to write (FILE.h5)")->required();
@@ -80,22 +110,7 @@ int main(int argc, char** argv) {
 
   try {
     if (box->parsed()) {
-      if (elements.size() != static_cast<std::size_t>(spec.dim))
-        throw CLI::ValidationError("--elements", "give " + std::to_string(spec.dim) + " counts for a " +
-                                                     std::to_string(spec.dim) + "-D box, got " +
-                                                     std::to_string(elements.size()));
-      for (std::size_t d = 0; d < elements.size(); ++d) spec.elements[d] = elements[d];
-      spec.periodic = parse_axes(periodic);
-      spec.coordinates = !no_coordinates;
-      spec.validate();
-      ProgressBar bar;
-      gsr::tools::write_box(spec, box_output, std::ref(bar));
-      std::cout << "gsr-mesh: wrote " << box_output << ": " << spec.dim << "-D box, "
-                << spec.element_count() << " elements of order " << spec.order << ", "
-                << spec.node_count() << " distinct ids";
-      if (spec.partition_ranks > 0) std::cout << ", partition for " << spec.partition_ranks << " ranks";
-      if (spec.coordinates) std::cout << "; sidecar " << gsr::xdmf_path(box_output);
-      std::cout << "\n";
+      write_box_file(box_args);
     } else if (two->parsed()) {
       gsr::tools::write_two_element(two_output);
       std::cout << "gsr-mesh: wrote " << two_output << ": the seed's two-element example (ids of Table 1); sidecar "
