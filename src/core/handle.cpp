@@ -101,7 +101,8 @@ std::size_t HandleState::start(const DataRef& data, std::size_t length, const Ca
   }
   // Groups this rank holds alone are done while the messages travel.
   kernels->reduce_local(data, contrib, receive, shared, plan.all_entries.rows());
-  for (const auto& f : plan.fixed_groups) kernels->reduce_fixed(data, f.size, f.entries.data(), f.groups());
+  for (const Plan::FixedRun& run : plan.fixed_runs)
+    kernels->reduce_fixed(data, run.size, plan.fixed_entries.data() + run.first, run.groups);
   return index;
 }
 

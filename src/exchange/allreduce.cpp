@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <limits>
 #include <map>
 
 namespace gsr::detail {
@@ -22,6 +23,7 @@ namespace {
 
 constexpr int slot_tag = 9;  // setup: leaders send slot numbers to the other holders
 constexpr std::size_t header_words = 4;  // signature, ~signature, failed, unused
+constexpr std::size_t signature_word = 0, complement_word = 1, failed_word = 2;
 constexpr std::size_t header_bytes = header_words * sizeof(std::uint64_t);
 constexpr std::size_t first_slot_bytes = 8;  // per slot in the first collective
 
@@ -37,18 +39,32 @@ int or_allreduce(std::byte* data, std::size_t bytes, MPI_Comm comm, MPI_Request*
   const bool wide = bytes % 8 == 0;
   const std::size_t count = bytes / (wide ? 8 : 4);
   const MPI_Datatype type = wide ? MPI_UINT64_T : MPI_UINT32_T;
-  if (request) return MPI_Iallreduce(MPI_IN_PLACE, data, mpi_count(count, "allreduce"), type, MPI_BOR, comm, request);
-  return MPI_Allreduce(MPI_IN_PLACE, data, mpi_count(count, "allreduce"), type, MPI_BOR, comm);
+  return MPI_Iallreduce(MPI_IN_PLACE, data, mpi_count(count, "allreduce"), type, MPI_BOR, comm, request);
 }
 
 // The lowest-rank holder of a group leads it: it numbers the group's slots.
 bool leads(const ExchangeInputs& in, std::size_t s) { return in.holders.row(s)[0] == in.plan.rank; }
 
+std::uint64_t header_word(const Workspace& ws, std::size_t word) {
+  std::uint64_t value = 0;
+  std::memcpy(&value, ws.recv.data() + word * sizeof value, sizeof value);
+  return value;
+}
+
 }  // namespace
 
-struct AllreduceExchange::Scratch final : InOrderScratch {
-  MPI_Request request = MPI_REQUEST_NULL;
+enum class AllreduceExchange::Phase {
+  first,    // the first collective (header and 8 bytes per slot) is in flight
+  second,   // rows wider than 8 bytes: the rest of them is in flight
+  blame,    // some rank's arguments were bad: the lowest such rank is being found
+  settled,  // nothing in flight
+};
+
+struct AllreduceExchange::Scratch final : MethodScratch {
+  MPI_Request request = MPI_REQUEST_NULL;  // the collective in flight
   std::size_t row_bytes = 0;
+  Phase phase = Phase::settled;
+  int failed_rank = 0;  // blame: this rank if its arguments were bad, else INT_MAX; then the minimum
 };
 
 AllreduceExchange::SlotCount AllreduceExchange::count_slots(const ExchangeInputs& in) {
@@ -116,58 +132,87 @@ std::vector<StageStats> AllreduceExchange::stages() const {
   return {StageStats{static_cast<std::size_t>(rounds_), static_cast<std::size_t>(rounds_) * values}};
 }
 
-void AllreduceExchange::start(Workspace& ws) {
+void AllreduceExchange::begin(Workspace& ws) {
+  // The collectives of a communicator must be issued in the same order on every rank, and
+  // when an earlier call's first collective completes differs between ranks. So every
+  // earlier call that may still owe its second collective issues it now, before this
+  // call's first.
+  for (Workspace* earlier = first_in_flight(); earlier; earlier = earlier->next_in_flight) {
+    const Scratch& before = earlier->scratch_as<Scratch>();
+    while (before.phase == Phase::first && !step(*earlier)) progress_all();
+  }
+
   Scratch& sc = ws.scratch_as<Scratch>();
-  sc.error = nullptr;
   sc.request = MPI_REQUEST_NULL;
+  sc.phase = Phase::settled;
   sc.row_bytes = ws.kernels ? ws.info.k * ws.kernels->value_size : 0;
-  if (total_slots_ > 0) {
-    const std::size_t slots = static_cast<std::size_t>(total_slots_);
-    const std::size_t length = header_bytes + slots * std::max(first_slot_bytes, sc.row_bytes);
-    ws.recv.assign(length, std::byte{0});
-    const std::uint64_t signature = ws.info.signature();
-    const std::uint64_t header[header_words] = {signature, ~signature, ws.kernels ? 0u : 1u, 0};
-    std::memcpy(ws.recv.data(), header, header_bytes);
-    if (ws.kernels) {
-      std::byte* slot_data = ws.recv.data() + header_bytes;
-      for (std::size_t s = 0; s < shared_groups_; ++s)
-        std::memcpy(slot_data + my_slot_[s] * sc.row_bytes, ws.partials.data() + s * sc.row_bytes, sc.row_bytes);
-    }
-    GSR_MPI_CHECK(or_allreduce(ws.recv.data(), header_bytes + slots * first_slot_bytes, comm_, &sc.request));
+  if (total_slots_ == 0) return;
+  const std::size_t slots = static_cast<std::size_t>(total_slots_);
+  const std::size_t length = header_bytes + slots * std::max(first_slot_bytes, sc.row_bytes);
+  ws.recv.assign(length, std::byte{0});
+  const std::uint64_t signature = ws.info.signature();
+  const std::uint64_t header[header_words] = {signature, ~signature, ws.kernels ? 0u : 1u, 0};
+  std::memcpy(ws.recv.data(), header, header_bytes);
+  if (ws.kernels) {
+    std::byte* slot_data = ws.recv.data() + header_bytes;
+    for (std::size_t s = 0; s < shared_groups_; ++s)
+      std::memcpy(slot_data + my_slot_[s] * sc.row_bytes, ws.partials.data() + s * sc.row_bytes, sc.row_bytes);
   }
-  enqueue(ws);
+  GSR_MPI_CHECK(or_allreduce(ws.recv.data(), header_bytes + slots * first_slot_bytes, comm_, &sc.request));
+  sc.phase = Phase::first;
 }
 
-void AllreduceExchange::complete(Workspace& ws) noexcept {
-  Scratch& sc = *static_cast<Scratch*>(ws.scratch.get());
-  try {
-    if (total_slots_ > 0) {
-      GSR_MPI_CHECK(MPI_Wait(&sc.request, MPI_STATUS_IGNORE));
-      if (!ws.kernels) return;  // this rank's own arguments were bad; the handle says so
-      check_agreement(ws);
+bool AllreduceExchange::step(Workspace& ws) {
+  Scratch& sc = ws.scratch_as<Scratch>();
+  while (sc.phase != Phase::settled) {
+    int done = 0;
+    GSR_MPI_CHECK(MPI_Test(&sc.request, &done, MPI_STATUS_IGNORE));
+    if (!done) return false;
+    if (sc.phase == Phase::first && header_word(ws, failed_word) != 0) {
+      // Every rank sees the failure, so every rank takes part in finding who failed.
+      sc.failed_rank = ws.kernels ? std::numeric_limits<int>::max() : comm_rank(comm_);
+      GSR_MPI_CHECK(MPI_Iallreduce(MPI_IN_PLACE, &sc.failed_rank, 1, MPI_INT, MPI_MIN, comm_, &sc.request));
+      sc.phase = Phase::blame;
+      continue;
+    }
+    const bool wide = ws.kernels && sc.row_bytes > first_slot_bytes;
+    if (sc.phase == Phase::first && wide && agreed(ws)) {
+      // Only when every rank agreed is the second collective the same on every rank.
       const std::size_t slots = static_cast<std::size_t>(total_slots_);
-      if (sc.row_bytes > first_slot_bytes) {
-        const std::size_t done = header_bytes + slots * first_slot_bytes;
-        GSR_MPI_CHECK(or_allreduce(ws.recv.data() + done, slots * (sc.row_bytes - first_slot_bytes), comm_, nullptr));
-      }
+      const std::size_t first_part = header_bytes + slots * first_slot_bytes;
+      GSR_MPI_CHECK(or_allreduce(ws.recv.data() + first_part, slots * (sc.row_bytes - first_slot_bytes), comm_,
+                                 &sc.request));
+      sc.phase = Phase::second;
+      continue;
     }
-    if (!ws.kernels) return;
-    ws.results.resize(shared_groups_ * sc.row_bytes);
-    const std::byte* slot_data = ws.recv.data() + header_bytes;
-    ws.kernels->combine(ws.results.data(), ws.info.k, &slot_data, combine_);
-  } catch (...) {
-    sc.error = std::current_exception();
+    sc.phase = Phase::settled;
   }
+  return true;
 }
 
-void AllreduceExchange::check_agreement(const Workspace& ws) const {
-  std::uint64_t header[header_words];
-  std::memcpy(header, ws.recv.data(), header_bytes);
+bool AllreduceExchange::advance(Workspace& ws) {
+  if (!step(ws)) return false;
+  if (!ws.kernels) return true;  // this rank's own arguments were bad; the handle says so
+  if (total_slots_ > 0) check_agreement(ws);
+  const Scratch& sc = ws.scratch_as<Scratch>();
+  ws.results.resize(shared_groups_ * sc.row_bytes);
+  const std::byte* slot_data = ws.recv.data() + header_bytes;
+  ws.kernels->combine(ws.results.data(), ws.info.k, &slot_data, combine_);
+  return true;
+}
+
+bool AllreduceExchange::agreed(const Workspace& ws) const {
+  return header_word(ws, failed_word) == 0 &&
+         (header_word(ws, signature_word) & header_word(ws, complement_word)) == 0;
+}
+
+void AllreduceExchange::check_agreement(Workspace& ws) const {
   HeaderCheck check;
-  if (header[2] != 0)
-    check.fail(ErrorCode::remote, "gsr: another rank rejected its arguments for this call (see its "
-                                  "error); no values were exchanged");
-  else if ((header[0] & header[1]) != 0)
+  if (header_word(ws, failed_word) != 0)
+    check.fail(ErrorCode::remote, "gsr: rank " + std::to_string(ws.scratch_as<Scratch>().failed_rank) +
+                                      " rejected its arguments for this call (see its error); no values "
+                                      "were exchanged");
+  else if (!agreed(ws))
     check.fail(ErrorCode::mismatch, "gsr: ranks disagree about the call: this rank called with " +
                                         ws.info.describe() + ", at least one other rank with something else");
   check.throw_if_failed();

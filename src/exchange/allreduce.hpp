@@ -13,14 +13,14 @@
 // (ExchangeLimits in exchange/registry.hpp).
 #pragma once
 
-#include "exchange/in_order.hpp"
+#include "exchange/exchange.hpp"
 
 #include <cstdint>
 #include <vector>
 
 namespace gsr::detail {
 
-class AllreduceExchange final : public InOrderExchange {
+class AllreduceExchange final : public Exchange {
 public:
   /// Where this rank's slots start and how many there are over all ranks (collective: the
   /// same total on every rank). Counting comes first, so a plan too large for the method
@@ -35,15 +35,18 @@ public:
   AllreduceExchange(const ExchangeInputs& inputs, SlotCount slots);
 
   Method method() const noexcept override { return Method::allreduce; }
-  void start(Workspace& ws) override;
   std::vector<StageStats> stages() const override;
   int neighbors() const noexcept override { return rounds_; }
   std::size_t bytes() const noexcept override;
 
 private:
+  enum class Phase;
   struct Scratch;
-  void complete(Workspace& ws) noexcept override;
-  void check_agreement(const Workspace& ws) const;
+  void begin(Workspace& ws) override;
+  bool advance(Workspace& ws) override;
+  bool step(Workspace& ws);  // moves the call's collectives on; true once none is in flight
+  bool agreed(const Workspace& ws) const;
+  void check_agreement(Workspace& ws) const;
 
   MPI_Comm comm_;
   int rounds_ = 0;                    // ceil(log2 P): rounds of a recursive-doubling allreduce

@@ -168,12 +168,12 @@ std::vector<RouterStageShape> router_stage_shapes(int rank, int ranks) {
   return shapes;
 }
 
-struct CrystalRouterExchange::Scratch final : InOrderScratch {
+struct CrystalRouterExchange::Scratch final : MethodScratch {
   std::size_t row_bytes = 0;
   std::size_t next_stage = 0;   // first stage not yet completed
   bool posted = false;          // next_stage's message has been sent
+  unsigned received = 0;        // bit i: next_stage's message from sources[i] has arrived
   HeaderStatus problem = HeaderStatus::ok;  // what this rank's headers say for the rest of the call
-  HeaderCheck check;
   std::vector<std::size_t> segment_offset;  // byte offset of segment m's header in ws.recv (m >= 1)
   std::vector<std::size_t> send_offset;     // byte offset of stage d's message in ws.send
 };
@@ -221,28 +221,27 @@ std::vector<StageStats> CrystalRouterExchange::stages() const {
   return out;
 }
 
-void CrystalRouterExchange::start(Workspace& ws) {
+void CrystalRouterExchange::begin(Workspace& ws) {
+  // A rank whose arguments were bad takes part with headers alone, saying so, and drops
+  // whatever arrives.
   Scratch& sc = ws.scratch_as<Scratch>();
   ws.tag = tags_.next();
+  ws.check = HeaderCheck{};
   sc.next_stage = 0;
   sc.posted = false;
-  sc.problem = HeaderStatus::ok;
-  sc.check = HeaderCheck{};
-  sc.error = nullptr;
-  if (ws.kernels) {
-    lay_out_call(ws, sc);
-    if (!stages_.empty()) {
-      post_stage(ws, sc, 0);
-      sc.posted = true;
-    }
+  sc.received = 0;
+  sc.problem = ws.kernels ? HeaderStatus::ok : HeaderStatus::own_failure;
+  lay_out_call(ws, sc);
+  if (!stages_.empty()) {
+    post_stage(ws, sc, 0);
+    sc.posted = true;
   }
-  enqueue(ws);
 }
 
 void CrystalRouterExchange::lay_out_call(Workspace& ws, Scratch& sc) {
   // Every stage's messages are laid out once per call; the rows of segment m stay where
   // they land, so later stages and the final fold read them in place.
-  const std::size_t row = ws.info.k * ws.kernels->value_size;
+  const std::size_t row = ws.kernels ? ws.info.k * ws.kernels->value_size : 0;
   sc.row_bytes = row;
   sc.segment_offset.assign(segments_, 0);
   sc.send_offset.assign(stages_.size(), 0);
@@ -279,46 +278,34 @@ void CrystalRouterExchange::post_stage(Workspace& ws, Scratch& sc, std::size_t d
                           &ws.requests[0]));
 }
 
-void CrystalRouterExchange::wait_stage(Workspace& ws, Scratch& sc, std::size_t d) {
+bool CrystalRouterExchange::receive_stage(Workspace& ws, Scratch& sc, std::size_t d) {
   const Stage& st = stages_[d];
   for (std::size_t i = 0; i < st.sources.size(); ++i) {
+    if (sc.received & (1u << i)) continue;
     std::byte* in = ws.recv.data() + sc.segment_offset[st.first_segment + i];
     const std::size_t expected = header_bytes + st.source_rows[i] * sc.row_bytes;
-    receive_checked(comm_, st.sources[i], ws.tag, in, expected, ws.overflow, ws.info, sc.check);
+    if (try_receive_checked(comm_, st.sources[i], ws.tag, in, expected, ws.overflow, ws.info, ws.check))
+      sc.received |= 1u << i;
   }
-  complete_all(ws.requests, "crystal router send");
-  if (!sc.check.ok()) sc.problem = HeaderStatus::upstream_problem;
+  return sc.received == (1u << st.sources.size()) - 1;
 }
 
-void CrystalRouterExchange::complete_failed(Workspace& ws, Scratch& sc) {
-  // This rank's arguments were bad: one header per stage saying so, and whatever arrives
-  // (a full message or a header) is taken and dropped.
-  const MessageHeader header{ws.info.signature(), HeaderStatus::own_failure};
-  std::byte ignored[header_bytes];
-  for (const Stage& st : stages_) {
-    ws.requests.assign(1, MPI_REQUEST_NULL);
-    GSR_MPI_CHECK(MPI_Isend(&header, header_bytes, MPI_BYTE, st.send_to, ws.tag, comm_, &ws.requests[0]));
-    for (int source : st.sources)
-      receive_checked(comm_, source, ws.tag, ignored, header_bytes, ws.overflow, ws.info, sc.check);
-    complete_all(ws.requests, "crystal router send");
-  }
-}
-
-void CrystalRouterExchange::complete(Workspace& ws) noexcept {
+bool CrystalRouterExchange::advance(Workspace& ws) {
   Scratch& sc = ws.scratch_as<Scratch>();
-  try {
-    if (!ws.kernels) return complete_failed(ws, sc);
-    for (; sc.next_stage < stages_.size(); ++sc.next_stage) {
-      if (!sc.posted) post_stage(ws, sc, sc.next_stage);
-      sc.posted = false;
-      wait_stage(ws, sc, sc.next_stage);
-    }
-    sc.check.throw_if_failed();
-    ws.results.resize(shared_groups_ * sc.row_bytes);
-    ws.kernels->combine(ws.results.data(), ws.info.k, ws.blocks.data(), combine_);
-  } catch (...) {
-    sc.error = std::current_exception();
+  for (; sc.next_stage < stages_.size(); ++sc.next_stage) {
+    if (!sc.posted) post_stage(ws, sc, sc.next_stage);
+    sc.posted = true;
+    if (!receive_stage(ws, sc, sc.next_stage) || !test_all(ws.requests, "crystal router send")) return false;
+    // A bad or failed message stops the values here; later stages say so instead.
+    if (!ws.check.ok() && sc.problem == HeaderStatus::ok) sc.problem = HeaderStatus::upstream_problem;
+    sc.posted = false;
+    sc.received = 0;
   }
+  if (!ws.kernels) return true;  // this rank's own arguments were bad; the handle says so
+  ws.check.throw_if_failed();
+  ws.results.resize(shared_groups_ * sc.row_bytes);
+  ws.kernels->combine(ws.results.data(), ws.info.k, ws.blocks.data(), combine_);
+  return true;
 }
 
 }  // namespace gsr::detail

@@ -20,7 +20,7 @@
 // and folds.
 #pragma once
 
-#include "exchange/in_order.hpp"
+#include "exchange/exchange.hpp"
 
 #include <cstdint>
 #include <vector>
@@ -37,13 +37,12 @@ struct RouterStageShape {
 /// The stages of `rank` among `ranks`: at most ceil(log2 ranks) of them.
 std::vector<RouterStageShape> router_stage_shapes(int rank, int ranks);
 
-class CrystalRouterExchange final : public InOrderExchange {
+class CrystalRouterExchange final : public Exchange {
 public:
   /// Collective over inputs.comm (routes the row descriptors once).
   explicit CrystalRouterExchange(const ExchangeInputs& inputs);
 
   Method method() const noexcept override { return Method::crystal_router; }
-  void start(Workspace& ws) override;
   std::vector<StageStats> stages() const override;
   int neighbors() const noexcept override { return neighbors_; }
   std::size_t bytes() const noexcept override;
@@ -60,11 +59,11 @@ public:
 
 private:
   struct Scratch;
+  void begin(Workspace& ws) override;
+  bool advance(Workspace& ws) override;
   void lay_out_call(Workspace& ws, Scratch& sc);
   void post_stage(Workspace& ws, Scratch& sc, std::size_t d);
-  void wait_stage(Workspace& ws, Scratch& sc, std::size_t d);
-  void complete(Workspace& ws) noexcept override;
-  void complete_failed(Workspace& ws, Scratch& sc);
+  bool receive_stage(Workspace& ws, Scratch& sc, std::size_t d);
 
   MPI_Comm comm_;
   std::size_t shared_groups_ = 0;

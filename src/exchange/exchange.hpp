@@ -8,6 +8,12 @@
 // of a shared group is ((P_r0 op P_r1) op P_r2) ... over its holders r0 < r1 < r2 ..., where
 // P_r is rank r's partial (the identity if r holds no contributing entry).
 //
+// Progress: a method never blocks. Its advance() does what it can without waiting and
+// says whether the call is complete; waiting on any call advances every call in flight on
+// this rank, of every handle (exchange/progress.cpp), so ranks may wait for the calls of
+// different handles in different orders. Calls of one method object advance in start
+// order, which keeps collectives and messages of successive calls in step on every rank.
+//
 // Messages follow exchange/protocol.hpp. A new method is one file pair implementing this
 // interface plus one line in exchange/registry.cpp.
 #pragma once
@@ -22,6 +28,7 @@
 #include <mpi.h>
 
 #include <cstddef>
+#include <exception>
 #include <memory>
 #include <vector>
 
@@ -41,6 +48,12 @@ struct MethodScratch {
 };
 
 struct Workspace {
+  // Bookkeeping of the progress engine (exchange/progress.cpp).
+  Workspace* next_in_flight = nullptr;  // the method's next call in start order
+  bool done = true;                     // false from start until the call is complete
+  std::exception_ptr error;             // what completing the call threw, rethrown by finish
+  HeaderCheck check;                    // what the call's messages revealed so far
+
   CallInfo info;
   int tag = 0;                       // this call's message tag (CallTags)
   const Kernels* kernels = nullptr;  // nullptr: this rank's arguments were bad (failed round)
@@ -68,19 +81,41 @@ struct Workspace {
 
 class Exchange {
 public:
-  virtual ~Exchange() = default;
+  virtual ~Exchange();
   virtual Method method() const noexcept = 0;
 
-  /// Begins the round: ws.partials holds this rank's partials. When ws.kernels is nullptr
+  /// Begins the call: ws.partials holds this rank's partials. When ws.kernels is nullptr
   /// this rank takes part without data (its headers say own_failure) so that no peer waits.
-  virtual void start(Workspace& ws) = 0;
-  /// Completes every message of the round, then fills ws.results (unless failed). Throws
-  /// Error(mismatch) if a peer's call differs, Error(remote) if a peer failed.
-  virtual void finish(Workspace& ws) = 0;
+  void start(Workspace& ws);
+  /// Completes the call (advancing every call in flight on this rank meanwhile), then
+  /// ws.results holds the combined values (unless this rank's own arguments were bad).
+  /// Throws Error(mismatch) if a peer's call differs, Error(remote) if a peer failed.
+  void finish(Workspace& ws);
 
   virtual std::vector<StageStats> stages() const = 0;
   virtual int neighbors() const noexcept = 0;
   virtual std::size_t bytes() const noexcept = 0;  // memory of the method's own plan
+
+  /// Advances every call in flight on this rank, without blocking.
+  static void progress_all() noexcept;
+
+protected:
+  /// This method's calls in flight, in start order (through Workspace::next_in_flight).
+  Workspace* first_in_flight() const noexcept { return first_in_flight_; }
+  /// The method's part of start: post what can be posted now.
+  virtual void begin(Workspace& ws) = 0;
+  /// Does what can be done without waiting; true once the call is complete (ws.results
+  /// filled). Throws on failure; the engine records the error for finish.
+  virtual bool advance(Workspace& ws) = 0;
+
+private:
+  void advance_calls() noexcept;  // this method's calls, in start order, while they complete
+  void unlink_busy() noexcept;
+
+  Workspace* first_in_flight_ = nullptr;
+  Workspace* last_in_flight_ = nullptr;
+  Exchange* next_busy_ = nullptr;  // the process's methods with calls in flight
+  Exchange* prev_busy_ = nullptr;
 };
 
 }  // namespace gsr::detail

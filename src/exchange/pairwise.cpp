@@ -65,7 +65,7 @@ std::vector<StageStats> PairwiseExchange::stages() const {
   return {StageStats{neighbor_ranks_.size(), neighbor_groups_.items.size()}};
 }
 
-void PairwiseExchange::start(Workspace& ws) {
+void PairwiseExchange::begin(Workspace& ws) {
   // A rank whose arguments were bad sends every neighbour a header saying so.
   const std::size_t nn = neighbor_ranks_.size();
   const std::size_t row = ws.kernels ? ws.info.k * ws.kernels->value_size : 0;
@@ -73,7 +73,11 @@ void PairwiseExchange::start(Workspace& ws) {
   std::size_t total = 0;
   for (std::size_t j = 0; j < nn; ++j) total += message_bytes(j, row);
   ws.tag = tags_.next();
+  ws.check = HeaderCheck{};
   ws.send.resize(total);
+  ws.recv.resize(total);
+  ws.blocks.assign(nn + 1, nullptr);  // nullptr: neighbour j's message not yet received
+  ws.blocks[0] = ws.partials.data();
   ws.requests.assign(nn, MPI_REQUEST_NULL);
 
   std::byte* out = ws.send.data();
@@ -86,37 +90,35 @@ void PairwiseExchange::start(Workspace& ws) {
         values += row;
       }
     const std::size_t length = static_cast<std::size_t>(values - out);
-    GSR_MPI_CHECK(MPI_Isend(out, mpi_count(length, "gs message"), MPI_BYTE, neighbor_ranks_[j], ws.tag,
-                            comm_, &ws.requests[j]));
+    GSR_MPI_CHECK(MPI_Isend(out, mpi_count(length, "gs message"), MPI_BYTE, neighbor_ranks_[j], ws.tag, comm_,
+                            &ws.requests[j]));
     out = values;
   }
 }
 
-void PairwiseExchange::finish(Workspace& ws) {
+bool PairwiseExchange::advance(Workspace& ws) {
   // Each neighbour's message is probed before it is received (exchange/protocol.hpp): a
   // neighbour that disagrees about the call may send more than this rank expects.
   const std::size_t nn = neighbor_ranks_.size();
   const std::size_t row = ws.kernels ? ws.info.k * ws.kernels->value_size : 0;
-  std::size_t total = 0;
-  for (std::size_t j = 0; j < nn; ++j) total += message_bytes(j, row);
-  ws.recv.resize(total);
-  ws.blocks.resize(nn + 1);
-  ws.blocks[0] = ws.partials.data();
-
-  HeaderCheck check;
+  bool all_received = true;
   std::byte* in = ws.recv.data();
   for (std::size_t j = 0; j < nn; ++j) {
     const std::size_t length = message_bytes(j, row);
-    ws.blocks[1 + j] = receive_checked(comm_, neighbor_ranks_[j], ws.tag, in, length, ws.overflow, ws.info,
-                                       check) + sizeof(MessageHeader);
+    if (!ws.blocks[1 + j]) {
+      const std::byte* got =
+          try_receive_checked(comm_, neighbor_ranks_[j], ws.tag, in, length, ws.overflow, ws.info, ws.check);
+      if (got) ws.blocks[1 + j] = got + sizeof(MessageHeader);
+      else all_received = false;
+    }
     in += length;
   }
-  complete_all(ws.requests, "gs message send");
-  if (!ws.kernels) return;  // this rank's own arguments were bad; the handle says so
-  check.throw_if_failed();
-
+  if (!all_received || !test_all(ws.requests, "gs message send")) return false;
+  if (!ws.kernels) return true;  // this rank's own arguments were bad; the handle says so
+  ws.check.throw_if_failed();
   ws.results.resize(shared_groups_ * row);
   ws.kernels->combine(ws.results.data(), ws.info.k, ws.blocks.data(), combine_);
+  return true;
 }
 
 }  // namespace gsr::detail

@@ -12,13 +12,13 @@ public:
   explicit PairwiseExchange(const ExchangeInputs& inputs);
 
   Method method() const noexcept override { return Method::pairwise; }
-  void start(Workspace& ws) override;
-  void finish(Workspace& ws) override;
   std::vector<StageStats> stages() const override;
   int neighbors() const noexcept override { return static_cast<int>(neighbor_ranks_.size()); }
   std::size_t bytes() const noexcept override;
 
 private:
+  void begin(Workspace& ws) override;
+  bool advance(Workspace& ws) override;
   std::size_t neighbor_index(int rank) const;
   std::size_t message_bytes(std::size_t j, std::size_t row_bytes) const;
 

@@ -67,9 +67,11 @@ void HeaderCheck::throw_if_failed() const {
   if (code_ != ErrorCode::ok) throw Error(code_, message_);
 }
 
-const std::byte* receive_checked(MPI_Comm comm, int peer, int tag, std::byte* into, std::size_t expected,
-                                 std::vector<std::byte>& overflow, const CallInfo& info, HeaderCheck& check) {
-  ProbedMessage message = probe(comm, peer, tag);
+const std::byte* try_receive_checked(MPI_Comm comm, int peer, int tag, std::byte* into, std::size_t expected,
+                                     std::vector<std::byte>& overflow, const CallInfo& info, HeaderCheck& check) {
+  std::optional<ProbedMessage> probed = try_probe(comm, peer, tag);
+  if (!probed) return nullptr;
+  ProbedMessage& message = *probed;
   if (message.bytes > expected) {
     overflow.resize(message.bytes);
     into = overflow.data();

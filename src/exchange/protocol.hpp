@@ -61,11 +61,12 @@ private:
   std::string message_;
 };
 
-/// Receives the next message from `peer` with `tag` and checks its header and size into
-/// `check`. It lands at `into` when it is no longer than `expected` bytes, else (a peer
-/// that disagrees about the call) in `overflow`; returns where it landed.
-const std::byte* receive_checked(MPI_Comm comm, int peer, int tag, std::byte* into, std::size_t expected,
-                                 std::vector<std::byte>& overflow, const CallInfo& info, HeaderCheck& check);
+/// If the next message from `peer` with `tag` has arrived, receives it and checks its
+/// header and size into `check`, and returns where it landed: at `into` when it is no
+/// longer than `expected` bytes, else (a peer that disagrees about the call) in `overflow`.
+/// Returns nullptr, having received nothing, while the message has not arrived.
+const std::byte* try_receive_checked(MPI_Comm comm, int peer, int tag, std::byte* into, std::size_t expected,
+                                     std::vector<std::byte>& overflow, const CallInfo& info, HeaderCheck& check);
 
 /// The tags of successive calls of one method on one handle. Each call gets its own, so the
 /// messages of requests in flight together never match each other's receives (receives are

@@ -2,26 +2,22 @@
 #include "plan/plan.hpp"
 
 #include <algorithm>
+#include <tuple>
 
 namespace gsr::detail {
 
 std::size_t Plan::bytes() const noexcept {
-  std::size_t fixed = 0;
-  for (const auto& f : fixed_groups) fixed += f.entries.capacity() * sizeof(index_t);
-  return all_entries.bytes() + unflagged_entries.bytes() + fixed;
+  return all_entries.bytes() + unflagged_entries.bytes() + fixed_entries.capacity() * sizeof(index_t) +
+         fixed_runs.capacity() * sizeof(FixedRun);
 }
 
 std::size_t Plan::local_groups() const noexcept {
   std::size_t count = all_entries.rows() - shared_groups;
-  for (const auto& f : fixed_groups) count += f.groups();
+  for (const FixedRun& run : fixed_runs) count += run.groups;
   return count;
 }
 
-std::size_t Plan::active_entries() const noexcept {
-  std::size_t count = all_entries.items.size();
-  for (const auto& f : fixed_groups) count += f.entries.size();
-  return count;
-}
+std::size_t Plan::active_entries() const noexcept { return all_entries.items.size() + fixed_entries.size(); }
 
 namespace {
 
@@ -41,6 +37,23 @@ GroupRuns runs_needing_work(std::span<const std::int64_t> ids, std::span<const i
     else if (run.end - run.begin > 1 || run.any_flagged) runs.local.push_back(run);
   });
   return runs;
+}
+
+// Small local-only groups, in (tile of their first entry, size, first entry) order; entries
+// within a group stay in index order, so the first is the smallest.
+void add_fixed_groups(Plan& plan, std::span<const index_t> order, std::vector<IdRun>& small) {
+  auto key = [&](const IdRun& run) {
+    const std::size_t first = order[run.begin];
+    return std::tuple(first / Plan::fixed_tile_entries, run.end - run.begin, first);
+  };
+  std::sort(small.begin(), small.end(), [&](const IdRun& a, const IdRun& b) { return key(a) < key(b); });
+  for (const IdRun& run : small) {
+    const std::size_t size = run.end - run.begin;
+    if (plan.fixed_runs.empty() || plan.fixed_runs.back().size != size)
+      plan.fixed_runs.push_back(Plan::FixedRun{size, plan.fixed_entries.size(), 0});
+    ++plan.fixed_runs.back().groups;
+    for (std::size_t j = run.begin; j < run.end; ++j) plan.fixed_entries.push_back(order[j]);
+  }
 }
 
 }  // namespace
@@ -67,18 +80,12 @@ Plan build_plan(std::span<const std::int64_t> ids, std::span<const index_t> orde
   };
   for (const IdRun& run : runs.shared) add_group(run);
 
-  std::vector<Plan::FixedGroups> fixed(Plan::max_fixed_group + 1);
+  std::vector<IdRun> small;
   for (const IdRun& run : runs.local) {
-    const std::size_t size = run.end - run.begin;
-    if (plan.any_flagged || size > Plan::max_fixed_group) {
-      add_group(run);
-      continue;
-    }
-    fixed[size].size = size;
-    for (std::size_t j = run.begin; j < run.end; ++j) fixed[size].entries.push_back(order[j]);
+    if (plan.any_flagged || run.end - run.begin > Plan::max_fixed_group) add_group(run);
+    else small.push_back(run);
   }
-  for (auto& f : fixed)
-    if (!f.entries.empty()) plan.fixed_groups.push_back(std::move(f));
+  add_fixed_groups(plan, order, small);
   plan.all_entries.items.shrink_to_fit();
   plan.unflagged_entries.items.shrink_to_fit();
   return plan;

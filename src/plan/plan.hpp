@@ -31,15 +31,19 @@ struct Plan {
   bool any_flagged = false;    // false: the two maps are equal and only all_entries is kept
 
   // When nothing is flagged, local-only groups of 2..max_fixed_group entries live here
-  // instead, group after group at a fixed stride: their kernel needs no offsets, and these
-  // small groups (faces, edges, corners of elements) are most of the per-call work.
+  // instead, group after group: their kernel needs no offsets, and these small groups
+  // (faces, edges, corners of elements) are most of the per-call work. They are visited
+  // tile by tile of u (by their first entry), and within a tile by size, so one pass over
+  // u does them all with the lines of a tile still in cache.
   static constexpr std::size_t max_fixed_group = 8;
-  struct FixedGroups {
-    std::size_t size = 0;
-    std::vector<index_t> entries;  // groups() * size
-    std::size_t groups() const noexcept { return entries.size() / size; }
+  static constexpr std::size_t fixed_tile_entries = 4096;
+  struct FixedRun {
+    std::size_t size;    // entries per group
+    std::size_t first;   // offset of the first group's entries in fixed_entries
+    std::size_t groups;  // consecutive groups of this size
   };
-  std::vector<FixedGroups> fixed_groups;  // ascending size, none empty
+  std::vector<index_t> fixed_entries;
+  std::vector<FixedRun> fixed_runs;
 
   std::int64_t global_shared_ids = 0;  // distinct ids held by more than one rank, all ranks
 

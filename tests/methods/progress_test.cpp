@@ -1,0 +1,88 @@
+// Progress across handles: requests of two handles in flight at once, waited in opposite
+// orders on neighbouring ranks. With a method whose later messages are sent only while a
+// request advances (the crystal router's stages after the first, allreduce's second
+// collective), this hangs unless waiting on one handle also advances the other. Values are
+// 64-bit integers, so the expected sums are exact and derived by hand below.
+#include "world.hpp"
+
+#include <gsr/handle.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace {
+
+using gsr::Method;
+using gsr_test::world_rank;
+using gsr_test::world_size;
+
+constexpr std::int64_t block = 4;  // ids per rank block
+
+// Ring: rank r holds block r and block r+1 (mod P) of `stride`-spaced ids, so each id is
+// held by two ranks, r and r-1 (one rank alone holds both copies when P = 1).
+std::vector<std::int64_t> ring_ids(std::int64_t offset) {
+  const int p = world_size(), r = world_rank();
+  std::vector<std::int64_t> ids;
+  for (int b : {r, (r + 1) % p})
+    for (std::int64_t j = 0; j < block; ++j) ids.push_back(offset + b * block + j + 1);
+  return ids;
+}
+
+// Entry i of rank r holds (r + 1) * 1000 + id * scale; the sum over the two holders of id
+// g in block b (ranks b and b - 1 mod P) follows.
+std::int64_t value(int rank, std::int64_t id, std::int64_t scale) { return (rank + 1) * 1000 + id * scale; }
+std::int64_t expected_sum(std::int64_t id, std::int64_t offset, std::int64_t scale) {
+  const int p = world_size();
+  const int b = static_cast<int>((id - offset - 1) / block);
+  return value(b, id, scale) + value((b - 1 + p) % p, id, scale);
+}
+
+class Progress : public ::testing::TestWithParam<Method> {};
+
+TEST_P(Progress, TwoHandlesWaitedInOppositeOrders) {
+  gsr::SetupOptions options;
+  options.method = GetParam();
+  const std::int64_t offset_a = 0, offset_b = 1000000;
+  const std::vector<std::int64_t> ids_a = ring_ids(offset_a), ids_b = ring_ids(offset_b);
+  gsr::Handle a(ids_a, MPI_COMM_WORLD, options), b(ids_b, MPI_COMM_WORLD, options);
+
+  for (int round = 0; round < 3; ++round) {
+    std::vector<std::int64_t> u(ids_a.size()), v(ids_b.size()), w(2 * ids_a.size());
+    for (std::size_t i = 0; i < ids_a.size(); ++i) u[i] = value(world_rank(), ids_a[i], 1);
+    for (std::size_t i = 0; i < ids_b.size(); ++i) v[i] = value(world_rank(), ids_b[i], 3);
+    // Two components (16-byte rows) as well, for allreduce's second collective.
+    for (std::size_t i = 0; i < ids_a.size(); ++i) {
+      w[2 * i] = value(world_rank(), ids_a[i], 5);
+      w[2 * i + 1] = value(world_rank(), ids_a[i], 7);
+    }
+    gsr::Request ra = a.start(std::span(u), gsr::Op::add);
+    gsr::Request rb = b.start(std::span(v), gsr::Op::add);
+    gsr::Request rw = a.start_vec(std::span(w), 2, gsr::Op::add);
+    if (world_rank() % 2 == 0) {
+      ra.wait();
+      rw.wait();
+      rb.wait();
+    } else {
+      rb.wait();
+      rw.wait();
+      ra.wait();
+    }
+    for (std::size_t i = 0; i < ids_a.size(); ++i) {
+      EXPECT_EQ(u[i], expected_sum(ids_a[i], offset_a, 1)) << "handle a, entry " << i << ", round " << round;
+      EXPECT_EQ(w[2 * i], expected_sum(ids_a[i], offset_a, 5)) << "handle a k=2, entry " << i;
+      EXPECT_EQ(w[2 * i + 1], expected_sum(ids_a[i], offset_a, 7)) << "handle a k=2, entry " << i;
+    }
+    for (std::size_t i = 0; i < ids_b.size(); ++i)
+      EXPECT_EQ(v[i], expected_sum(ids_b[i], offset_b, 3)) << "handle b, entry " << i << ", round " << round;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Methods, Progress, ::testing::ValuesIn(gsr::concrete_methods),
+                         [](const ::testing::TestParamInfo<Method>& info) {
+                           return std::string(gsr::to_string(info.param));
+                         });
+
+}  // namespace
