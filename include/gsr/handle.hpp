@@ -86,9 +86,9 @@ struct HandleState;
 /// An operation started with Handle::start*, finished by wait(). Move-only. A request keeps
 /// its handle's state alive, so it may outlive the Handle object; a request destroyed while
 /// pending is waited for. The data must stay alive, and its entries that take part in
-/// groups untouched, until wait() returns (start_many copies the array of pointers). With
-/// the crystal router and allreduce, requests of different handles must be waited in the
-/// same order on every rank (docs/methods.md).
+/// groups untouched, until wait() returns (start_many copies the array of pointers).
+/// Requests may be waited in any order, on any rank, across handles: every start and wait
+/// advances every request in flight on the rank (docs/methods.md).
 class Request {
 public:
   Request() = default;
