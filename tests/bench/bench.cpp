@@ -6,6 +6,8 @@
 // the fastest method, then what auto chose on the same ids.
 #include <gsr/handle.hpp>
 
+#include "world.hpp"
+
 #include <CLI/CLI.hpp>
 #include <mpi.h>
 
@@ -95,9 +97,7 @@ double time_calls(gsr::Handle& h, const Kind& kind, int calls) {
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
-  int rank = 0, ranks = 1;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  const int rank = gsr_test::world_rank(), ranks = gsr_test::world_size();
 
   CLI::App app{"gsr-bench: time every exchange method on a box of spectral elements"};
   int elements = 6, order = 5, calls = 100;

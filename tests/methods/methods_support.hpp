@@ -5,6 +5,7 @@
 
 #include <gsr/handle.hpp>
 
+#include "method_param.hpp"
 #include "world.hpp"
 #include "reference.hpp"
 #include "reference_random.hpp"
@@ -35,14 +36,7 @@ void expect_bitwise(const std::vector<T>& want, const std::vector<T>& got, const
       ADD_FAILURE() << label << ": value " << j << " expected " << show(want[j]) << ", got " << show(got[j]);
 }
 
-inline std::string method_name(const ::testing::TestParamInfo<gsr::Method>& info) {
-  return std::string(gsr::to_string(info.param));
-}
-
-inline gsr::SetupOptions with_method(gsr::Method m) {
-  gsr::SetupOptions o;
-  o.method = m;
-  return o;
-}
+using gsr_test::method_name;
+using gsr_test::with_method;
 
 }  // namespace methods_test

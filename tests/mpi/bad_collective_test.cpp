@@ -1,8 +1,9 @@
-// Ranks that disagree about a collective call (SPEC section 6): the rank with the odd
-// argument gets gsr::Error, the others either get an error too or complete, and nobody hangs
-// (the ctest timeout catches a hang). Needs P >= 2; registered at P = 2 and 3.
+// Ranks that disagree about a collective call (docs/methods.md, "Errors inside a call"): the
+// rank with the odd argument gets gsr::Error, the others either get an error too or complete,
+// and nobody hangs (the ctest timeout catches a hang). Needs P >= 2; registered at P = 2 and 3.
 #include <gsr/handle.hpp>
 
+#include "method_param.hpp"
 #include "world.hpp"
 #include "reference.hpp"
 #include "reference_errors.hpp"
@@ -69,11 +70,7 @@ void expect_every_rank_fails(const std::function<void()>& call, std::initializer
 class BadCollective : public ::testing::TestWithParam<gsr::Method> {
 protected:
   void SetUp() override { ASSERT_GE(world_size(), 2) << "needs ranks to disagree"; }
-  gsr::SetupOptions options() const {
-    gsr::SetupOptions o;
-    o.method = GetParam();
-    return o;
-  }
+  gsr::SetupOptions options() const { return gsr_test::with_method(GetParam()); }
   /// After a failed call a fresh handle must work (nothing left over on the wire).
   void expect_fresh_handle_works() {
     gsr::Handle h(my_ids(), MPI_COMM_WORLD, options());
@@ -119,11 +116,8 @@ TEST_P(BadCollective, OneRankUsesAnotherVectorLength) {
   expect_fresh_handle_works();
 }
 
-std::string method_name(const ::testing::TestParamInfo<gsr::Method>& info) {
-  return std::string(gsr::to_string(info.param));
-}
-
-INSTANTIATE_TEST_SUITE_P(Methods, BadCollective, ::testing::ValuesIn(gsr::concrete_methods), method_name);
+INSTANTIATE_TEST_SUITE_P(Methods, BadCollective, ::testing::ValuesIn(gsr::concrete_methods),
+                         gsr_test::method_name);
 
 // Setup is collective and already communicates, so disagreements there are caught on every
 // rank.

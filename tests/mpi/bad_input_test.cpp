@@ -3,6 +3,7 @@
 // working afterwards.
 #include <gsr/handle.hpp>
 
+#include "method_param.hpp"
 #include "world.hpp"
 #include "reference.hpp"
 #include "reference_errors.hpp"
@@ -41,11 +42,7 @@ void expect_still_works(gsr::Handle& h) {
 
 class BadInput : public ::testing::TestWithParam<gsr::Method> {
 protected:
-  gsr::Handle make() {
-    gsr::SetupOptions o;
-    o.method = GetParam();
-    return gsr::Handle(my_ids(), MPI_COMM_WORLD, o);
-  }
+  gsr::Handle make() { return gsr::Handle(my_ids(), MPI_COMM_WORLD, gsr_test::with_method(GetParam())); }
 };
 
 TEST_P(BadInput, BprOnFloatingData) {
@@ -108,9 +105,7 @@ TEST_P(BadInput, ManyPointerArrayMayGoAwayBeforeWait) {
 
 // A rank without entries may pass no arrays at all.
 TEST_P(BadInput, ManyWithoutEntriesNeedsNoArrays) {
-  gsr::SetupOptions o;
-  o.method = GetParam();
-  gsr::Handle empty(std::vector<std::int64_t>{}, MPI_COMM_WORLD, o);
+  gsr::Handle empty(std::vector<std::int64_t>{}, MPI_COMM_WORLD, gsr_test::with_method(GetParam()));
   EXPECT_NO_THROW(empty.apply_many(static_cast<void* const*>(nullptr), 2, Domain::float64, Op::add, Transpose::no));
 }
 
@@ -160,11 +155,7 @@ TEST_P(BadInput, MovedFromHandle) {
   expect_still_works(other);
 }
 
-std::string method_name(const ::testing::TestParamInfo<gsr::Method>& info) {
-  return std::string(gsr::to_string(info.param));
-}
-
-INSTANTIATE_TEST_SUITE_P(Methods, BadInput, ::testing::ValuesIn(gsr::concrete_methods), method_name);
+INSTANTIATE_TEST_SUITE_P(Methods, BadInput, ::testing::ValuesIn(gsr::concrete_methods), gsr_test::method_name);
 
 TEST(BadSetup, UnknownMethodCode) {
   gsr::SetupOptions o;

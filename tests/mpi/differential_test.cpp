@@ -9,6 +9,7 @@
 // combinations.
 #include <gsr/handle.hpp>
 
+#include "method_param.hpp"
 #include "world.hpp"
 #include "reference.hpp"
 #include "reference_random.hpp"
@@ -40,15 +41,8 @@ using gsr_test::world_rank;
 // ---- the matrix ---------------------------------------------------------------------------
 
 enum class Layout { plain, plain_nonblocking, vec3, many2 };
-const char* layout_name(Layout l) {
-  switch (l) {
-    case Layout::plain: return "plain";
-    case Layout::plain_nonblocking: return "plain(start/wait)";
-    case Layout::vec3: return "vec k=3";
-    case Layout::many2: return "many k=2";
-  }
-  return "?";
-}
+const char* const layout_names[] = {"plain", "plain(start/wait)", "vec k=3", "many k=2"};
+const char* layout_name(Layout l) { return layout_names[static_cast<int>(l)]; }
 
 struct Case {
   const IdSet* set;
@@ -137,9 +131,8 @@ TEST_P(Differential, EveryOpDomainTransposeLayoutUnique) {
   for (const IdSet& set : sets) {
     for (bool unique : {false, true}) {
       Case c{&set, unique ? gsr_test::unique_ids(set.ids) : set.ids, unique, GetParam()};
-      gsr::SetupOptions options;
+      gsr::SetupOptions options = gsr_test::with_method(GetParam());
       options.unique = unique;
-      options.method = GetParam();
       const std::vector<std::int64_t>& my_ids = set.ids[static_cast<std::size_t>(rank)];
       gsr::Handle h(my_ids, MPI_COMM_WORLD, options);
       ASSERT_EQ(h.size(), my_ids.size());
@@ -153,11 +146,8 @@ TEST_P(Differential, EveryOpDomainTransposeLayoutUnique) {
   }
 }
 
-std::string method_name(const ::testing::TestParamInfo<gsr::Method>& info) {
-  return std::string(gsr::to_string(info.param));
-}
-
-INSTANTIATE_TEST_SUITE_P(Methods, Differential, ::testing::ValuesIn(gsr::concrete_methods), method_name);
+INSTANTIATE_TEST_SUITE_P(Methods, Differential, ::testing::ValuesIn(gsr::concrete_methods),
+                         gsr_test::method_name);
 
 // make_unique against the reference rule on random ids (method-independent).
 TEST(DifferentialUnique, MakeUniqueMatchesReference) {

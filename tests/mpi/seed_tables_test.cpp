@@ -1,8 +1,10 @@
-// Seed Tables 2, 3 and 4 through the C++ handle, for every concrete method. Runs at P = 2
-// (element 1 on rank 0, element 2 on rank 1) and at P = 1 (both elements on the one rank,
-// ids concatenated; Tables 3/4 use Table 1's id_asym rows concatenated).
+// Tables 2, 3 and 4 of the two-element example (docs/concepts.md; typed in
+// tests/support/reference_tables.hpp) through the C++ handle, for every concrete method.
+// Runs at P = 2 (element 1 on rank 0, element 2 on rank 1) and at P = 1 (both elements on
+// the one rank, ids concatenated; Tables 3/4 use Table 1's id_asym rows concatenated).
 #include <gsr/handle.hpp>
 
+#include "method_param.hpp"
 #include "world.hpp"
 #include "reference_tables.hpp"
 
@@ -22,38 +24,18 @@ using gsr::Transpose;
 using gsr_test::world_size;
 using gsr_test::world_rank;
 
-/// The elements this rank holds: {rank} at P = 2, {0, 1} at P = 1.
-std::vector<int> my_elements() {
-  if (world_size() == 1) return {0, 1};
-  return {world_rank()};
-}
-
-template <class Rows>
-auto local_concat(const Rows& rows) {
-  std::vector<typename std::decay_t<decltype(rows[0])>::value_type> out;
-  for (int e : my_elements()) out.insert(out.end(), rows[e].begin(), rows[e].end());
-  return out;
-}
-
-/// Relative comparison against a hand-typed value (0.48 is not exact in binary).
-void expect_close(double expected, double got, double rel, const std::string& what) {
-  EXPECT_LE(std::fabs(got - expected), rel * std::fmax(1.0, std::fabs(expected)))
-      << what << ": expected " << expected << ", got " << got;
-}
+using seed::expect_close;
+using seed::local_concat;
 
 class SeedTables : public ::testing::TestWithParam<gsr::Method> {
 protected:
   void SetUp() override {
     ASSERT_TRUE(world_size() == 1 || world_size() == 2)
-        << "the seed tables hold two elements: run at P = 1 or 2";
+        << "the two-element tables hold two elements: run at P = 1 or 2";
   }
-  gsr::SetupOptions options() const {
-    gsr::SetupOptions o;
-    o.method = GetParam();
-    return o;
-  }
+  gsr::SetupOptions options() const { return gsr_test::with_method(GetParam()); }
 
-  // Applies `op` to the seed's u (as type T, scaled) on a handle built from `ids` and
+  // Applies `op` to Table 1's u (as type T, scaled) on a handle built from `ids` and
   // compares with `table` (scaled the same way), through the plain, vec and many layouts.
   template <class T>
   void check(gsr::Handle& h, const seed::Row (&table)[4][2], int op_index, Transpose t, double scale,
@@ -142,37 +124,35 @@ TEST_P(SeedTables, Table2NonBlocking) {
   }
 }
 
-// Statistics of the seed example, worked out by hand: nodes 3, 6 and 9 are the only groups
+// Statistics of the two-element example, worked out by hand: nodes 3, 6 and 9 are the only groups
 // with more than one entry. At P = 2 each rank has one neighbour and, with pairwise, sends it
 // one message of 3 values; at P = 1 the three groups are local and nothing is sent.
 TEST(SeedStats, PairwiseStatistics) {
   const std::vector<std::int64_t> ids = local_concat(seed::id);
-  gsr::SetupOptions o;
-  o.method = gsr::Method::pairwise;
-  gsr::Handle h(ids, MPI_COMM_WORLD, o);
+  gsr::Handle h(ids, MPI_COMM_WORLD, gsr_test::with_method(gsr::Method::pairwise));
   const gsr::Stats& st = h.stats();
   EXPECT_EQ(st.method, gsr::Method::pairwise);
   EXPECT_FALSE(st.method_reason.empty());
   EXPECT_EQ(st.ranks, world_size());
   EXPECT_EQ(st.local_entries, ids.size());
-  EXPECT_EQ(st.active_entries, world_size() == 2 ? 3u : 6u);
+  struct Expected {
+    std::size_t active_entries, local_groups, shared_groups;
+    std::int64_t global_shared_ids;
+    int neighbors;
+    std::size_t messages, values;
+  };
+  const Expected want = world_size() == 2 ? Expected{3, 0, 3, 3, 1, 1, 3} : Expected{6, 3, 0, 0, 0, 0, 0};
+  EXPECT_EQ(st.active_entries, want.active_entries);
+  EXPECT_EQ(st.local_groups, want.local_groups);
+  EXPECT_EQ(st.shared_groups, want.shared_groups);
+  EXPECT_EQ(st.global_shared_ids, want.global_shared_ids);
+  EXPECT_EQ(st.neighbors, want.neighbors);
+  EXPECT_EQ(st.messages_per_call, want.messages);
+  EXPECT_EQ(st.values_per_call, want.values);
   if (world_size() == 2) {
-    EXPECT_EQ(st.local_groups, 0u);
-    EXPECT_EQ(st.shared_groups, 3u);
-    EXPECT_EQ(st.global_shared_ids, 3);
-    EXPECT_EQ(st.neighbors, 1);
-    EXPECT_EQ(st.messages_per_call, 1u);
-    EXPECT_EQ(st.values_per_call, 3u);
     EXPECT_EQ(st.bytes_per_call(sizeof(double), 2), 3u * 8u * 2u);
     EXPECT_EQ(st.neighbors_spread.min, 1.0);
     EXPECT_EQ(st.neighbors_spread.max, 1.0);
-  } else {
-    EXPECT_EQ(st.local_groups, 3u);
-    EXPECT_EQ(st.shared_groups, 0u);
-    EXPECT_EQ(st.global_shared_ids, 0);
-    EXPECT_EQ(st.neighbors, 0);
-    EXPECT_EQ(st.messages_per_call, 0u);
-    EXPECT_EQ(st.values_per_call, 0u);
   }
   EXPECT_GT(st.handle_bytes, 0u);
   EXPECT_GE(st.memory_spread.max, st.memory_spread.min);
@@ -181,10 +161,7 @@ TEST(SeedStats, PairwiseStatistics) {
   }
 }
 
-std::string method_name(const ::testing::TestParamInfo<gsr::Method>& info) {
-  return std::string(gsr::to_string(info.param));
-}
-
-INSTANTIATE_TEST_SUITE_P(Methods, SeedTables, ::testing::ValuesIn(gsr::concrete_methods), method_name);
+INSTANTIATE_TEST_SUITE_P(Methods, SeedTables, ::testing::ValuesIn(gsr::concrete_methods),
+                         gsr_test::method_name);
 
 }  // namespace

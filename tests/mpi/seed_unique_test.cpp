@@ -1,8 +1,9 @@
-// Table 1's id_asym is what make_unique gives on the seed's ids at P = 2, and a handle set up
-// with unique = true on the plain ids gives Tables 3 and 4. Registered at P = 2 only: the
+// Table 1's id_asym is what make_unique gives on Table 1's id at P = 2 (docs/concepts.md,
+// "unique"), and a handle set up with unique = true on the plain ids gives Tables 3 and 4. Registered at P = 2 only: the
 // table's owner choice depends on having one element per rank.
 #include <gsr/handle.hpp>
 
+#include "method_param.hpp"
 #include "world.hpp"
 #include "reference_tables.hpp"
 
@@ -20,9 +21,7 @@ namespace seed = gsr_test::seed;
 using gsr_test::world_rank;
 
 void require_two_ranks() {
-  int size = 0;
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  ASSERT_EQ(size, 2) << "Table 1's id_asym assumes one element per rank on two ranks";
+  ASSERT_EQ(gsr_test::world_size(), 2) << "Table 1's id_asym assumes one element per rank on two ranks";
 }
 
 class SeedUniqueIds : public ::testing::Test {
@@ -35,29 +34,25 @@ protected:
   void SetUp() override { require_two_ranks(); }
 };
 
-TEST_F(SeedUniqueIds, MakeUniqueGivesTable1IdAsym) {
+/// make_unique on this rank's row of `input` gives this rank's row of Table 1's id_asym.
+void expect_make_unique_gives_id_asym(const seed::IdRow (&input)[2]) {
   const int r = world_rank();
-  std::vector<std::int64_t> ids(seed::id[r].begin(), seed::id[r].end());
+  std::vector<std::int64_t> ids(input[r].begin(), input[r].end());
   gsr::make_unique(ids, MPI_COMM_WORLD);
   for (std::size_t i = 0; i < ids.size(); ++i)
     EXPECT_EQ(ids[i], seed::id_asym[r][i]) << "entry " << i << " of element " << r + 1;
 }
 
+TEST_F(SeedUniqueIds, MakeUniqueGivesTable1IdAsym) { expect_make_unique_gives_id_asym(seed::id); }
+
 // make_unique is idempotent on an already unique map.
-TEST_F(SeedUniqueIds, MakeUniqueKeepsTable1IdAsym) {
-  const int r = world_rank();
-  std::vector<std::int64_t> ids(seed::id_asym[r].begin(), seed::id_asym[r].end());
-  gsr::make_unique(ids, MPI_COMM_WORLD);
-  for (std::size_t i = 0; i < ids.size(); ++i)
-    EXPECT_EQ(ids[i], seed::id_asym[r][i]) << "entry " << i << " of element " << r + 1;
-}
+TEST_F(SeedUniqueIds, MakeUniqueKeepsTable1IdAsym) { expect_make_unique_gives_id_asym(seed::id_asym); }
 
 TEST_P(SeedUnique, UniqueSetupGivesTables3And4) {
   const int r = world_rank();
   const std::vector<std::int64_t> ids(seed::id[r].begin(), seed::id[r].end());
-  gsr::SetupOptions options;
+  gsr::SetupOptions options = gsr_test::with_method(GetParam());
   options.unique = true;
-  options.method = GetParam();
   gsr::Handle h(ids, MPI_COMM_WORLD, options);
   for (int op = 0; op < 4; ++op) {
     for (int t = 0; t < 2; ++t) {
@@ -72,10 +67,7 @@ TEST_P(SeedUnique, UniqueSetupGivesTables3And4) {
   }
 }
 
-std::string method_name(const ::testing::TestParamInfo<gsr::Method>& info) {
-  return std::string(gsr::to_string(info.param));
-}
-
-INSTANTIATE_TEST_SUITE_P(Methods, SeedUnique, ::testing::ValuesIn(gsr::concrete_methods), method_name);
+INSTANTIATE_TEST_SUITE_P(Methods, SeedUnique, ::testing::ValuesIn(gsr::concrete_methods),
+                         gsr_test::method_name);
 
 }  // namespace

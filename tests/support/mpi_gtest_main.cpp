@@ -2,6 +2,8 @@
 // its own failures, rank 0 prints them all as "[rank r/P] file:line: message" after the
 // run, and the process exits non-zero on every rank if any rank failed. Only rank 0 keeps
 // GoogleTest's default printer so the output is readable.
+#include "world.hpp"
+
 #include <gtest/gtest.h>
 #include <mpi.h>
 
@@ -38,9 +40,7 @@ private:
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
-  int rank = 0, size = 1;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const int rank = gsr_test::world_rank(), size = gsr_test::world_size();
 
   testing::InitGoogleTest(&argc, argv);
   auto& listeners = testing::UnitTest::GetInstance()->listeners();

@@ -1,12 +1,22 @@
-// reference_tables.hpp — the two-element example of the seed documentation (Offermans,
-// "Gather-scatter library in Nek5000", section 3), typed in by hand from Tables 1-4. These are
-// the expected values of the seed tests; nothing here is computed.
+// reference_tables.hpp — the two-element example of docs/concepts.md (two order-2 elements
+// sharing nodes 3, 6 and 9), typed in by hand from its Tables 1-4: the expected values of
+// the tests built on this example, which carry "seed" in their names (namespace seed,
+// seed_tables_test.cpp, ...). Nothing here is computed, except at the end: the helpers that
+// pick this rank's share of a table.
 #pragma once
 
 #include <gsr/types.hpp>
 
+#include "world.hpp"
+
+#include <gtest/gtest.h>
+
 #include <array>
+#include <cmath>
 #include <cstdint>
+#include <string>
+#include <type_traits>
+#include <vector>
 
 namespace gsr_test::seed {
 
@@ -46,5 +56,27 @@ inline constexpr Row table4[4][2] = {
     {{1.0, 1.5, 2.0, 2.0, 0.8, 0.4, 0.5, 0.1, 2.5}, {1.0, 0.3, 0.9, 1.2, 1.2, 2.1, 0.8, 0.3, 0.7}},
     {{1.0, 1.5, 2.0, 2.0, 0.8, 1.2, 0.5, 0.1, 2.5}, {2.0, 0.3, 0.9, 1.2, 1.2, 2.1, 2.5, 0.3, 0.7}},
 };
+
+// ---- this rank's share ------------------------------------------------------------------
+
+/// The elements this rank holds: {rank} at P = 2 (one element per rank), {0, 1} at P = 1.
+inline std::vector<int> my_elements() {
+  if (world_size() == 1) return {0, 1};
+  return {world_rank()};
+}
+
+/// The rows of `rows` (one per element) for this rank's elements, one after the other.
+template <class Rows>
+auto local_concat(const Rows& rows) {
+  std::vector<typename std::decay_t<decltype(rows[0])>::value_type> out;
+  for (int e : my_elements()) out.insert(out.end(), rows[e].begin(), rows[e].end());
+  return out;
+}
+
+/// Relative comparison against a typed-in value (0.48 is not exact in binary).
+inline void expect_close(double expected, double got, double rel, const std::string& what) {
+  EXPECT_LE(std::fabs(got - expected), rel * std::fmax(1.0, std::fabs(expected)))
+      << what << ": expected " << expected << ", got " << got;
+}
 
 }  // namespace gsr_test::seed
