@@ -3,6 +3,8 @@
 // nobody hangs (the ctest timeout catches a hang). Needs P >= 2.
 #include <gsr/gs.h>
 
+#include "capi.hpp"
+
 #include <gtest/gtest.h>
 #include <mpi.h>
 
@@ -11,21 +13,14 @@
 
 namespace {
 
-class CapiBadCollective : public ::testing::TestWithParam<gs_method> {
+using gsr_test::MethodCase;
+
+class CapiBadCollective : public gsr_test::CapiTest<::testing::TestWithParam<MethodCase>> {
 protected:
   void SetUp() override {
-    comm_init(&comm, MPI_COMM_WORLD);
+    CapiTest::SetUp();
     ASSERT_GE(comm.np, 2u) << "needs ranks to disagree";
-    gsr_set_error_mode(GSR_ERRORS_RETURN);
-    gsr_clear_error();
-    ids = {1, 2, 10 + static_cast<slong>(comm.id)};
-    h = gs_setup(ids.data(), static_cast<uint>(ids.size()), &comm, 0, GetParam(), 0);
-    ASSERT_NE(h, nullptr) << gsr_last_error_message();
-  }
-  void TearDown() override {
-    if (h != nullptr) gs_free(h);
-    gsr_set_error_mode(GSR_ERRORS_ABORT);
-    comm_free(&comm);
+    set_up_shared_ids(GetParam().code);
   }
   bool odd() const { return comm.id == comm.np - 1; }
 
@@ -41,10 +36,6 @@ protected:
     }
     gsr_clear_error();
   }
-
-  struct comm comm;
-  std::vector<slong> ids;
-  struct gs_data* h = nullptr;
 };
 
 TEST_P(CapiBadCollective, OneRankUsesAnotherOp) {
@@ -61,16 +52,7 @@ TEST_P(CapiBadCollective, OneRankUsesAnotherDom) {
   expect_outcome("gs_sint on the last rank, gs_slong elsewhere");
 }
 
-std::string method_name(const ::testing::TestParamInfo<gs_method>& info) {
-  switch (info.param) {
-    case gs_pairwise: return "pairwise";
-    case gs_crystal_router: return "crystal_router";
-    case gs_all_reduce: return "allreduce";
-    default: return "auto";
-  }
-}
-
-INSTANTIATE_TEST_SUITE_P(Methods, CapiBadCollective,
-                         ::testing::Values(gs_pairwise, gs_crystal_router, gs_all_reduce), method_name);
+INSTANTIATE_TEST_SUITE_P(Methods, CapiBadCollective, ::testing::ValuesIn(gsr_test::concrete_method_cases),
+                         gsr_test::method_case_name);
 
 }  // namespace

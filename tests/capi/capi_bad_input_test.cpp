@@ -1,9 +1,10 @@
 // Bad input to the C interface in GSR_ERRORS_RETURN mode: the call returns (gs_setup returns
-// NULL), gsr_last_error() gives the documented code and gsr_last_error_message() names the
+// NULL), gsr_last_error() gives the code docs/c-api.md lists and gsr_last_error_message() names the
 // function and the problem; rejected data is left unchanged. Every rank passes the same bad
 // argument here, except in the NULL-ids setup case, where one rank does and all must fail.
 #include <gsr/gs.h>
 
+#include "capi.hpp"
 #include "reference_errors.hpp"
 
 #include <gtest/gtest.h>
@@ -16,20 +17,11 @@ namespace {
 
 using gsr_test::mentions_any;
 
-class CapiBadInput : public ::testing::Test {
+class CapiBadInput : public gsr_test::CapiTest<> {
 protected:
   void SetUp() override {
-    comm_init(&comm, MPI_COMM_WORLD);
-    gsr_set_error_mode(GSR_ERRORS_RETURN);
-    gsr_clear_error();
-    ids = {1, 2, 10 + static_cast<slong>(comm.id)};
-    h = gs_setup(ids.data(), static_cast<uint>(ids.size()), &comm, 0, gs_pairwise, 0);
-    ASSERT_NE(h, nullptr) << gsr_last_error_message();
-  }
-  void TearDown() override {
-    if (h != nullptr) gs_free(h);
-    gsr_set_error_mode(GSR_ERRORS_ABORT);
-    comm_free(&comm);
+    CapiTest::SetUp();
+    set_up_shared_ids(gs_pairwise);
   }
 
   /// The last call failed with `code` and its message mentions one of `words`; then clear.
@@ -49,10 +41,6 @@ protected:
     EXPECT_EQ(v[1], 2.0 * comm.np);
     EXPECT_EQ(v[2], 7.0);
   }
-
-  struct comm comm;
-  std::vector<slong> ids;
-  struct gs_data* h = nullptr;
 };
 
 TEST_F(CapiBadInput, ErrorModeAndClear) {
@@ -186,21 +174,16 @@ TEST_F(CapiBadInput, GsUniqueWithNullIds) {
 }
 
 // n = 0 with NULL pointers is not an error.
-TEST(CapiEmpty, NullPointersWithNoEntries) {
-  struct comm comm;
-  comm_init(&comm, MPI_COMM_WORLD);
-  gsr_set_error_mode(GSR_ERRORS_RETURN);
-  gsr_clear_error();
-  struct gs_data* h = gs_setup(nullptr, 0, &comm, 0, gs_pairwise, 0);
+using CapiEmpty = gsr_test::CapiTest<>;
+
+TEST_F(CapiEmpty, NullPointersWithNoEntries) {
+  h = gs_setup(nullptr, 0, &comm, 0, gs_pairwise, 0);
   ASSERT_NE(h, nullptr) << gsr_last_error_message();
   gs(nullptr, gs_double, gs_add, 0, h, nullptr);
   gs_vec(nullptr, 3, gs_int, gs_min, 1, h, nullptr);
   void* arrays[2] = {nullptr, nullptr};
   gs_many(arrays, 2, gs_long, gs_bpr, 0, h, nullptr);
   EXPECT_EQ(gsr_last_error(), GSR_SUCCESS) << gsr_last_error_message();
-  gs_free(h);
-  gsr_set_error_mode(GSR_ERRORS_ABORT);
-  comm_free(&comm);
 }
 
 }  // namespace

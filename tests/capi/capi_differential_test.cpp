@@ -1,9 +1,11 @@
 // The C interface against the serial reference, bit for bit, on random ids: every op x dom x
-// transpose through gs_vec, gs_many, igs_vec and igs_many (gs and igs are covered by the seed
-// tables), unique = 0 and 1, every concrete method code; plus two requests in flight at once.
+// transpose through gs_vec, gs_many, igs_vec and igs_many (gs and igs are covered by
+// capi_seed_tables_test.cpp), unique = 0 and 1, every concrete method code; plus two requests
+// in flight at once.
 // One handle per (unique, method) keeps the number of collective calls modest at P = 3.
 #include <gsr/gs.h>
 
+#include "capi.hpp"
 #include "reference.hpp"
 #include "reference_random.hpp"
 
@@ -24,13 +26,7 @@ using gsr_test::PerRank;
 
 constexpr std::uint64_t base_seed = 0x67735f63617069ULL;
 
-template <class T>
-gs_dom dom_of() {
-  if constexpr (std::is_same_v<T, double>) return gs_double;
-  else if constexpr (std::is_same_v<T, float>) return gs_float;
-  else if constexpr (std::is_same_v<T, std::int32_t>) return gs_sint;
-  else return gs_slong;
-}
+using gsr_test::dom_of;
 
 // The C codes name the same ops as the C++ enum, in the same order; the mapping is spelled
 // out so that a swapped code in the shim would show.
@@ -46,15 +42,8 @@ gs_op c_op(Op op) {
 }
 
 enum class Layout { vec2, many3, ivec2, imany2 };
-const char* layout_name(Layout l) {
-  switch (l) {
-    case Layout::vec2: return "gs_vec k=2";
-    case Layout::many3: return "gs_many k=3";
-    case Layout::ivec2: return "igs_vec k=2";
-    case Layout::imany2: return "igs_many k=2";
-  }
-  return "?";
-}
+const char* const layout_names[] = {"gs_vec k=2", "gs_many k=3", "igs_vec k=2", "igs_many k=2"};
+const char* layout_name(Layout l) { return layout_names[static_cast<int>(l)]; }
 
 struct Problem {
   const PerRank<std::int64_t>* ids;       // what each rank passes
@@ -124,24 +113,9 @@ void run_domain(const Problem& s, int rank, std::uint64_t& seed) {
   }
 }
 
-struct MethodCase {
-  gs_method code;
-  const char* name;
-};
+using gsr_test::MethodCase;
 
-class CapiDifferential : public ::testing::TestWithParam<MethodCase> {
-protected:
-  void SetUp() override {
-    comm_init(&comm, MPI_COMM_WORLD);
-    gsr_set_error_mode(GSR_ERRORS_RETURN);
-    gsr_clear_error();
-  }
-  void TearDown() override {
-    gsr_set_error_mode(GSR_ERRORS_ABORT);
-    comm_free(&comm);
-  }
-  struct comm comm;
-};
+class CapiDifferential : public gsr_test::CapiTest<::testing::TestWithParam<MethodCase>> {};
 
 TEST_P(CapiDifferential, EveryOpDomTransposeLayoutUnique) {
   const int ranks = static_cast<int>(comm.np), rank = static_cast<int>(comm.id);
@@ -191,11 +165,7 @@ TEST_P(CapiDifferential, TwoRequestsInFlight) {
   gs_free(h);
 }
 
-const MethodCase methods[] = {
-    {gs_pairwise, "pairwise"}, {gs_crystal_router, "crystal_router"}, {gs_all_reduce, "allreduce"}};
-
-std::string method_case_name(const ::testing::TestParamInfo<MethodCase>& info) { return info.param.name; }
-
-INSTANTIATE_TEST_SUITE_P(Methods, CapiDifferential, ::testing::ValuesIn(methods), method_case_name);
+INSTANTIATE_TEST_SUITE_P(Methods, CapiDifferential, ::testing::ValuesIn(gsr_test::concrete_method_cases),
+                         gsr_test::method_case_name);
 
 }  // namespace

@@ -1,8 +1,9 @@
 // Through the C interface at P = 2 (one element per rank): gs_unique turns Table 1's id into
-// its id_asym, and gs_setup(unique = 1) on the plain ids gives Tables 3 and 4 while leaving
+// its id_asym (docs/concepts.md), and gs_setup(unique = 1) on the plain ids gives Tables 3 and 4 while leaving
 // the caller's array unchanged.
 #include <gsr/gs.h>
 
+#include "capi.hpp"
 #include "reference_tables.hpp"
 
 #include <gtest/gtest.h>
@@ -17,19 +18,12 @@ namespace seed = gsr_test::seed;
 
 const gs_op table_ops[4] = {gs_add, gs_mul, gs_min, gs_max};
 
-class CapiSeedUnique : public ::testing::Test {
+class CapiSeedUnique : public gsr_test::CapiTest<> {
 protected:
   void SetUp() override {
-    comm_init(&comm, MPI_COMM_WORLD);
+    CapiTest::SetUp();
     ASSERT_EQ(comm.np, 2u) << "Table 1's id_asym assumes one element per rank on two ranks";
-    gsr_set_error_mode(GSR_ERRORS_RETURN);
-    gsr_clear_error();
   }
-  void TearDown() override {
-    gsr_set_error_mode(GSR_ERRORS_ABORT);
-    comm_free(&comm);
-  }
-  struct comm comm;
 };
 
 TEST_F(CapiSeedUnique, GsUniqueGivesTable1IdAsym) {
@@ -44,8 +38,8 @@ TEST_F(CapiSeedUnique, GsUniqueGivesTable1IdAsym) {
 TEST_F(CapiSeedUnique, UniqueSetupGivesTables3And4) {
   const int r = static_cast<int>(comm.id);
   const std::vector<slong> ids(seed::id[r].begin(), seed::id[r].end());
-  const gs_method codes[] = {gs_pairwise, gs_crystal_router, gs_all_reduce};
-  for (gs_method method : codes) {
+  for (const gsr_test::MethodCase& method_case : gsr_test::concrete_method_cases) {
+    const gs_method method = method_case.code;
     std::vector<slong> copy = ids;
     struct gs_data* h = gs_setup(copy.data(), static_cast<uint>(copy.size()), &comm, 1, method, 0);
     ASSERT_NE(h, nullptr) << "method " << method << ": " << gsr_last_error_message();
