@@ -67,11 +67,7 @@ struct GoodData {
 };
 
 GoodData good_data() {
-  tools::BoxSpec spec;
-  spec.dim = dim;
-  spec.elements = {2, 2, 1};
-  spec.order = 2;
-  const tools::Box box(spec);
+  const tools::Box box({.dim = dim, .elements = {2, 2, 1}, .order = 2});
   GoodData data;
   data.ids.resize(elements * nodes);
   data.coordinates.resize(elements * nodes * dim);
@@ -116,6 +112,32 @@ struct Case {
 
 Case defect_case(BadMesh mesh, Defect defect) {
   return {std::move(mesh), [defect](const std::string& path) { write_with(path, defect); }};
+}
+
+/// A partition dataset that is wrong only when the file is read by partition (at 2 ranks);
+/// `ranks` > 0 also sets the dataset's "ranks" attribute.
+Case partition_case(const std::string& name, const std::string& problem, std::vector<std::int32_t> partition,
+                    int ranks = 0) {
+  return defect_case({name, "dataset '/mesh/partition'", problem, /*by_partition=*/true},
+                     [partition, ranks](hid_t f, GoodData& d) {
+                       d.partition = partition;
+                       dataset(f, "/mesh/partition", H5T_STD_I32LE, {elements}, H5T_NATIVE_INT32, d.partition.data());
+                       if (ranks > 0) {
+                         hid_t set = H5Dopen2(f, "/mesh/partition", H5P_DEFAULT);
+                         int_attribute(set, "ranks", ranks);
+                         H5Dclose(set);
+                       }
+                     });
+}
+
+/// Ids that load but are wrong in content: the loader accepts them, gsr-check must not.
+Case content_case(const std::string& name, const std::string& object, const std::string& problem,
+                  std::function<void(std::vector<std::int64_t>& ids)> change) {
+  return defect_case({name, object, problem, /*by_partition=*/false, /*loads=*/true},
+                     [change](hid_t f, GoodData& d) {
+                       change(d.ids);
+                       dataset(f, "/mesh/global_ids", H5T_STD_I64LE, {elements, nodes}, H5T_NATIVE_INT64, d.ids.data());
+                     });
 }
 
 const std::vector<Case>& cases() {
@@ -211,52 +233,17 @@ const std::vector<Case>& cases() {
                               H5Aclose(a);
                               H5Sclose(space);
                             }));
-    BadMesh out_of_range{"partition_out_of_range", "dataset '/mesh/partition'", "assigned to rank 7, outside"};
-    out_of_range.by_partition = true;
-    c.push_back(defect_case(out_of_range, [](hid_t f, GoodData& d) {
-      d.partition = {0, 1, 7, 1};
-      dataset(f, "/mesh/partition", H5T_STD_I32LE, {elements}, H5T_NATIVE_INT32, d.partition.data());
-    }));
-    BadMesh negative_rank{"partition_negative", "dataset '/mesh/partition'", "assigned to rank -1"};
-    negative_rank.by_partition = true;
-    c.push_back(defect_case(negative_rank, [](hid_t f, GoodData& d) {
-      d.partition = {0, -1, 1, 1};
-      dataset(f, "/mesh/partition", H5T_STD_I32LE, {elements}, H5T_NATIVE_INT32, d.partition.data());
-    }));
-    BadMesh for_four{"partition_for_4_ranks", "dataset '/mesh/partition'", "made for 4 ranks"};
-    for_four.by_partition = true;
-    c.push_back(defect_case(for_four, [](hid_t f, GoodData& d) {
-      d.partition = {0, 1, 2, 3};
-      dataset(f, "/mesh/partition", H5T_STD_I32LE, {elements}, H5T_NATIVE_INT32, d.partition.data());
-      hid_t set = H5Dopen2(f, "/mesh/partition", H5P_DEFAULT);
-      int_attribute(set, "ranks", 4);
-      H5Dclose(set);
-    }));
-    BadMesh for_one{"partition_for_1_rank", "dataset '/mesh/partition'", "made for 1 rank"};
-    for_one.by_partition = true;
-    c.push_back(defect_case(for_one, [](hid_t f, GoodData& d) {
-      d.partition = {0, 0, 0, 0};
-      dataset(f, "/mesh/partition", H5T_STD_I32LE, {elements}, H5T_NATIVE_INT32, d.partition.data());
-    }));
-    // Structurally fine, wrong in content: the loader accepts these, gsr-check must not.
-    BadMesh swapped{"ids_disagree_with_coordinates", "coordinates", "differ by more than"};
-    swapped.loads = true;
-    c.push_back(defect_case(swapped, [](hid_t f, GoodData& d) {
-      std::swap(d.ids[0], d.ids[8]);  // element 0: two corners trade ids
-      dataset(f, "/mesh/global_ids", H5T_STD_I64LE, {elements, nodes}, H5T_NATIVE_INT64, d.ids.data());
-    }));
-    BadMesh zero_id{"zero_id", "ids", "zero ids"};
-    zero_id.loads = true;
-    c.push_back(defect_case(zero_id, [](hid_t f, GoodData& d) {
-      d.ids[4] = 0;
-      dataset(f, "/mesh/global_ids", H5T_STD_I64LE, {elements, nodes}, H5T_NATIVE_INT64, d.ids.data());
-    }));
-    BadMesh shared_interior{"shared_interior_node", "element-interior entries", "shared"};
-    shared_interior.loads = true;
-    c.push_back(defect_case(shared_interior, [](hid_t f, GoodData& d) {
-      d.ids[nodes + 4] = d.ids[4];  // element 1's centre takes element 0's centre id
-      dataset(f, "/mesh/global_ids", H5T_STD_I64LE, {elements, nodes}, H5T_NATIVE_INT64, d.ids.data());
-    }));
+    c.push_back(partition_case("partition_out_of_range", "assigned to rank 7, outside", {0, 1, 7, 1}));
+    c.push_back(partition_case("partition_negative", "assigned to rank -1", {0, -1, 1, 1}));
+    c.push_back(partition_case("partition_for_4_ranks", "made for 4 ranks", {0, 1, 2, 3}, /*ranks=*/4));
+    c.push_back(partition_case("partition_for_1_rank", "made for 1 rank", {0, 0, 0, 0}));
+    c.push_back(content_case("ids_disagree_with_coordinates", "coordinates", "differ by more than",
+                             [](std::vector<std::int64_t>& ids) { std::swap(ids[0], ids[8]); }));  // two corners trade ids
+    c.push_back(content_case("zero_id", "ids", "zero ids", [](std::vector<std::int64_t>& ids) { ids[4] = 0; }));
+    c.push_back(content_case("shared_interior_node", "element-interior entries", "shared",
+                             [](std::vector<std::int64_t>& ids) {
+                               ids[nodes + 4] = ids[4];  // element 1's centre takes element 0's centre id
+                             }));
     return c;
   }();
   return all;

@@ -1,6 +1,8 @@
 // mesh_roundtrip_test.cpp — write, then read back in parallel (P = 1..4), with both
-// distributions and both writers; plus the C loader and the seed's two-element file.
+// distributions and both writers; plus the C loader and the two-element example's file
+// (the ids and values of docs/concepts.md's Tables 1 and 2, tests/support/reference_tables.hpp).
 #include "world.hpp"
+#include "reference_tables.hpp"
 #include "scratch_dir.hpp"
 #include "tools/box.hpp"
 
@@ -16,6 +18,7 @@
 
 namespace {
 
+namespace seed = gsr_test::seed;
 using gsr::testing::ScratchDir;
 using gsr::tools::Box;
 using gsr::tools::BoxSpec;
@@ -25,14 +28,8 @@ using gsr_test::world_rank;
 
 /// A small 3-D box with every feature: periodic in z, deformed, partitioned for P.
 BoxSpec test_box() {
-  BoxSpec spec;
-  spec.dim = 3;
-  spec.elements = {3, 2, 2};
-  spec.order = 2;
-  spec.periodic = {false, false, true};
-  spec.deform = true;
-  spec.partition_ranks = world_size();
-  return spec;
+  return {.dim = 3, .elements = {3, 2, 2}, .order = 2, .periodic = {false, false, true}, .deform = true,
+          .partition_ranks = world_size()};
 }
 
 /// Rank 0 writes the box; every rank waits for the file.
@@ -231,17 +228,13 @@ TEST(MeshRoundTrip, SeedTwoElementFileGivesTable1AndTable2) {
   gsr::ReadOptions options;
   options.distribution = gsr::Distribution::partition;
   const gsr::Mesh mesh = gsr::read_mesh(path, MPI_COMM_WORLD, options);
-  const std::vector<std::int64_t> table1[2] = {{1, 2, 3, 4, 5, 6, 7, 8, 9}, {3, 10, 11, 6, 12, 13, 9, 14, 15}};
-  EXPECT_EQ(mesh.ids, table1[world_rank()]);
-  // gs(add) of Table 1's u gives Table 2's first rows.
-  const std::vector<double> u[2] = {{1.0, 1.5, 2.0, 2.0, 0.8, 0.4, 0.5, 0.1, 2.5},
-                                    {1.0, 0.3, 0.9, 1.2, 1.2, 2.1, 0.8, 0.3, 0.7}};
-  const std::vector<double> sum[2] = {{1.0, 1.5, 3.0, 2.0, 0.8, 1.6, 0.5, 0.1, 3.3},
-                                      {3.0, 0.3, 0.9, 1.6, 1.2, 2.1, 3.3, 0.3, 0.7}};
-  std::vector<double> values = u[world_rank()];
+  EXPECT_EQ(mesh.ids, seed::local_concat(seed::id));
+  // gs(add) of Table 1's u gives Table 2's add rows.
+  std::vector<double> values = seed::local_concat(seed::u);
+  const std::vector<double> sum = seed::local_concat(seed::table2[0]);
   gsr::Handle handle(mesh.ids, MPI_COMM_WORLD);
   handle.apply(std::span<double>(values), gsr::Op::add);
-  for (std::size_t i = 0; i < values.size(); ++i) EXPECT_NEAR(values[i], sum[world_rank()][i], 1e-12) << i;
+  for (std::size_t i = 0; i < values.size(); ++i) EXPECT_NEAR(values[i], sum[i], 1e-12) << i;
 }
 
 TEST(Xdmf, SidecarReferencesTheDatasetsWithTheirShapes) {

@@ -63,10 +63,7 @@ TEST(Gll, PointsAreTheLobattoNodes) {
 }
 
 TEST(BoxNumbering, TwoDimensionsHaveMultiplicities1_2_4) {
-  BoxSpec spec;
-  spec.dim = 2;
-  spec.elements = {4, 3, 1};
-  spec.order = 3;
+  const BoxSpec spec{.dim = 2, .elements = {4, 3, 1}, .order = 3};
   const auto count = count_ids(spec);
   const auto h = histogram(count);
   // Counted on the element grid: corners inside the box are shared by 4 elements; the
@@ -84,10 +81,7 @@ TEST(BoxNumbering, TwoDimensionsHaveMultiplicities1_2_4) {
 }
 
 TEST(BoxNumbering, ThreeDimensionsHaveMultiplicities1_2_4_8) {
-  BoxSpec spec;
-  spec.dim = 3;
-  spec.elements = {3, 2, 2};
-  spec.order = 2;
+  const BoxSpec spec{.dim = 3, .elements = {3, 2, 2}, .order = 2};
   const auto h = histogram(count_ids(spec));
   EXPECT_EQ(h.size(), 4u);
   EXPECT_EQ(h.at(8), (3 - 1) * (2 - 1) * (2 - 1));  // inner element corners
@@ -99,11 +93,7 @@ TEST(BoxNumbering, ThreeDimensionsHaveMultiplicities1_2_4_8) {
 }
 
 TEST(BoxNumbering, PeriodicFacesHaveNoSingletons) {
-  BoxSpec spec;
-  spec.dim = 3;
-  spec.elements = {2, 2, 3};
-  spec.order = 2;
-  spec.periodic = {false, false, true};
+  const BoxSpec spec{.dim = 3, .elements = {2, 2, 3}, .order = 2, .periodic = {false, false, true}};
   const Box box(spec);
   const auto count = count_ids(spec);
   // Every node on the z = 0 and z = NZ faces is shared, as if the box closed on itself.
@@ -121,11 +111,8 @@ TEST(BoxNumbering, PeriodicFacesHaveNoSingletons) {
   }
   // Fully periodic: no id anywhere on an element face is a singleton; 2-D and 3-D.
   for (const int dim : {2, 3}) {
-    BoxSpec closed;
-    closed.dim = dim;
-    closed.elements = {2, 3, dim == 3 ? 2 : 1};
-    closed.order = 3;
-    closed.periodic = {true, true, dim == 3};
+    const BoxSpec closed{
+        .dim = dim, .elements = {2, 3, dim == 3 ? 2 : 1}, .order = 3, .periodic = {true, true, dim == 3}};
     const auto h = histogram(count_ids(closed));
     const std::int64_t interior_nodes = closed.element_count() * static_cast<std::int64_t>(std::pow(2, dim));
     EXPECT_EQ(h.at(1), interior_nodes) << dim << "-D";  // (N-1)^dim = 2^dim interior nodes per element
@@ -134,12 +121,7 @@ TEST(BoxNumbering, PeriodicFacesHaveNoSingletons) {
 }
 
 TEST(BoxNumbering, DeformationKeepsSharedNodesAndTheBox) {
-  BoxSpec spec;
-  spec.dim = 2;
-  spec.elements = {3, 3, 1};
-  spec.order = 4;
-  spec.periodic = {true, false, false};
-  spec.deform = true;
+  const BoxSpec spec{.dim = 2, .elements = {3, 3, 1}, .order = 4, .periodic = {true, false, false}, .deform = true};
   const Box box(spec);
   std::map<std::int64_t, std::pair<double, double>> first_seen;
   std::vector<std::int64_t> ids(25);
@@ -167,10 +149,7 @@ TEST(BoxNumbering, DeformationKeepsSharedNodesAndTheBox) {
 }
 
 TEST(BoxPartition, BalancedAndConnected) {
-  BoxSpec spec;
-  spec.dim = 3;
-  spec.elements = {5, 4, 3};
-  spec.order = 1;
+  const BoxSpec spec{.dim = 3, .elements = {5, 4, 3}, .order = 1};
   for (const int ranks : {1, 2, 3, 4, 7, 60}) {
     const auto owner = gsr::tools::box_partition(spec, ranks);
     std::vector<std::int64_t> sizes(static_cast<std::size_t>(ranks), 0);
@@ -204,11 +183,8 @@ TEST(BoxPartition, BalancedAndConnected) {
 }
 
 TEST(BoxSpecValidation, RejectsImpossibleBoxes) {
-  BoxSpec spec;
-  spec.dim = 2;
-  spec.elements = {1, 2, 1};
-  spec.order = 2;
-  spec.periodic = {true, false, false};  // one element would meet itself
+  // Periodic in x with one element in x: the element would meet itself.
+  BoxSpec spec{.dim = 2, .elements = {1, 2, 1}, .order = 2, .periodic = {true, false, false}};
   EXPECT_THROW(spec.validate(), gsr::Error);
   spec.periodic = {};
   spec.partition_ranks = 3;  // more ranks than elements
@@ -229,11 +205,7 @@ TEST(BoxWriter, MemoryStaysAtOneSlab) {
   // resident size may grow by a few MiB (slab buffers, HDF5's chunk cache and library
   // state), never by the size of the mesh.
   gsr::testing::ScratchDir dir("gsr-writer-memory", MPI_COMM_SELF);
-  BoxSpec spec;
-  spec.dim = 3;
-  spec.elements = {32, 32, 16};
-  spec.order = 7;
-  spec.coordinates = false;
+  const BoxSpec spec{.dim = 3, .elements = {32, 32, 16}, .order = 7, .coordinates = false};
   const long before = peak_rss_kib();
   gsr::tools::write_box(spec, dir.file("big.h5"), {}, /*slab_values=*/std::int64_t{1} << 17);
   const long growth_kib = peak_rss_kib() - before;

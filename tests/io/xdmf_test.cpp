@@ -69,12 +69,8 @@ TEST(XdmfSubcells, InsideTheirElementAndPositivelyOriented) {
   gsr::testing::ScratchDir dir("gsr-xdmf-cells", MPI_COMM_SELF);
   for (const int dim : {2, 3}) {
     for (const bool deform : {false, true}) {
-      BoxSpec spec;
-      spec.dim = dim;
-      spec.elements = {3, 2, dim == 3 ? 2 : 1};
-      spec.order = 3;
-      spec.deform = deform;
-      spec.partition_ranks = 2;
+      const BoxSpec spec{
+          .dim = dim, .elements = {3, 2, dim == 3 ? 2 : 1}, .order = 3, .deform = deform, .partition_ranks = 2};
       const std::string path = dir.file("box" + std::to_string(dim) + (deform ? "d" : "") + ".h5");
       gsr::tools::write_box(spec, path);
       const Dataset cells = read_dataset(path, "/xdmf/cells");
@@ -101,11 +97,7 @@ TEST(XdmfSubcells, InsideTheirElementAndPositivelyOriented) {
 
 TEST(XdmfSidecar, ShapesMatchTheDatasets) {
   gsr::testing::ScratchDir dir("gsr-xdmf-shapes", MPI_COMM_SELF);
-  BoxSpec spec;
-  spec.dim = 3;
-  spec.elements = {2, 1, 3};
-  spec.order = 2;
-  spec.periodic = {true, false, false};
+  const BoxSpec spec{.dim = 3, .elements = {2, 1, 3}, .order = 2, .periodic = {true, false, false}};
   const std::string path = dir.file("shapes.h5");
   gsr::tools::write_box(spec, path);  // no partition: no rank field
   std::ifstream in(gsr::xdmf_path(path));
