@@ -1,8 +1,9 @@
 ! layouts.f90 — gs_vec / gs_op_vec (u(k, n): k components per node) and gs_many /
 ! gs_op_many (k separate arrays) from Fortran, in all four domains, for the four ops, both
-! transposes, on Table 1's id and id_asym. The data are whole numbers (ten times the seed's u,
-! plus an offset per component), so every domain computes them exactly; the expected values
-! come from the brute-force reference of seed_support, checked against Tables 2-4 there.
+! transposes, on Table 1's id and id_asym (docs/concepts.md). The data are whole numbers (ten
+! times Table 1's u, plus an offset per component), so every domain computes them exactly;
+! the expected values come from the brute-force reference of seed_support.f90, which
+! seed_tables.f90 checks against Tables 2-4.
 program layouts
   use mpi
   use gsr
@@ -70,11 +71,7 @@ contains
     integer(i8) :: ul(k, count)
     real(dp) :: want(18)
     integer :: c, i
-    do i = 1, count
-      do c = 1, k
-        u(c, i) = value(c, first + i - 1)
-      end do
-    end do
+    u = reshape([((value(c, first + i - 1), c = 1, k), i = 1, count)], [k, count])
     select case (dom)
     case (gsr_double)
       call gs_op_vec(h, u, k, dom, op, transpose)
@@ -98,7 +95,8 @@ contains
   end subroutine
 
   ! Three ways to pass the arrays: k = 3 with the rest omitted, all six with k = 6, and all
-  ! six positionally with k = 2 (Nek5000 style), where u3..u6 must be left alone.
+  ! six positionally with k = 2 (Nek5000 always passes all six: docs/fortran.md, "Migrating
+  ! Nek5000-style code"), where u3..u6 must be left alone.
   subroutine many_case(h, ids, dom, op, transpose, label)
     integer, intent(in) :: h, dom, op, transpose
     integer(i8), intent(in) :: ids(18)
@@ -112,11 +110,7 @@ contains
     character(len=12), parameter :: variants(3) = ['k=3 omitted ', 'k=6         ', &
                                                    'k=2 of six  ']
     do variant = 1, 3
-      do c = 1, 6
-        do i = 1, count
-          u(i, c) = value(c, first + i - 1)
-        end do
-      end do
+      u = reshape([((value(c, first + i - 1), i = 1, count), c = 1, 6)], [count, 6])
       select case (dom)
       case (gsr_double)
         call many_call(variant, h, dom, op, transpose, &

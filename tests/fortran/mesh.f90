@@ -1,7 +1,7 @@
-! mesh.f90 — gsr_mesh_load / gsr_mesh_free from Fortran on the seed example written as a
-! mesh file (write_seed_mesh.cpp): the ids of Table 1 arrive on the right ranks, for both
-! distributions, with their coordinates; a handle built from them reproduces Table 2 (sum);
-! a missing file is a clear error. Usage: fortran_mesh <seed.h5>
+! mesh.f90 — gsr_mesh_load / gsr_mesh_free from Fortran on the two-element example of
+! docs/concepts.md written as a mesh file (write_seed_mesh.cpp): the ids of Table 1 arrive on
+! the right ranks, for both distributions, with their coordinates; a handle built from them
+! reproduces Table 2 (sum); a missing file is a clear error. Usage: fortran_mesh <mesh.h5>
 program mesh
   use mpi
   use gsr

@@ -1,6 +1,6 @@
 ! methods.f90 — gs_setup_ext from Fortran with each exchange method forced (and auto, and
-! verbose output): the method changes nothing in Tables 2, 3 and 4, and gsr_method_name
-! reports the method in use.
+! verbose output): the method changes nothing in Tables 2, 3 and 4 (docs/concepts.md), and
+! gsr_method_name reports the method in use.
 program methods
   use mpi
   use gsr

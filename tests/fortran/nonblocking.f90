@@ -1,6 +1,7 @@
 ! nonblocking.f90 — igs_op / igs_op_vec / igs_op_many started from Fortran, completed with
 ! gs_op_wait (and its alias gs_wait), two requests in flight on two handles at once,
-! waited on in the other order. Results are checked against seed Tables 2, 3 and 4.
+! waited on in the other order. Results are checked against Tables 2, 3 and 4 of
+! docs/concepts.md (typed in seed_support.f90).
 program nonblocking
   use mpi
   use gsr

@@ -1,7 +1,8 @@
-! seed_support.f90 — shared by the Fortran tests: the two-element example of the seed
-! documentation (Offermans, "Gather-scatter library in Nek5000", section 3) typed in by hand
-! from Tables 1-4, a brute-force reference for other data on the same ids, and the
-! checking helpers (each rank prints what differs; finish() fails the test on any rank).
+! seed_support.f90 — shared by the Fortran tests: the two-element example of docs/concepts.md
+! (the "seed" example, two order-2 elements sharing nodes 3, 6 and 9) typed in by hand from
+! its Tables 1-4 (the same values as tests/support/reference_tables.hpp), a brute-force
+! reference for other data on the same ids, and the checking helpers (each rank prints what
+! differs; finish() fails the test on any rank).
 !
 ! Entries are numbered 1..18: element 1 (rank 0 at P = 2) is 1..9, element 2 is 10..18.
 ! At P = 1 one rank holds all 18; at P = 2 rank r holds 9r+1 .. 9r+9.
@@ -24,7 +25,8 @@ module seed_support
       1.0_dp, 1.5_dp, 2.0_dp, 2.0_dp, 0.8_dp, 0.4_dp, 0.5_dp, 0.1_dp, 2.5_dp, &
       1.0_dp, 0.3_dp, 0.9_dp, 1.2_dp, 1.2_dp, 2.1_dp, 0.8_dp, 0.3_dp, 0.7_dp]
 
-  ! Tables 2-4, one column per op in the tables' order: sum, mult, min, max.
+  ! Tables 2-4, one column per op in the tables' order: sum, mult, min, max. Typed-in data:
+  ! Tables 2 and 4 share their layout (eight rows of nine values), not their values.
   real(dp), parameter, public :: table2(18, 4) = reshape([ &
       1.0_dp, 1.5_dp, 3.0_dp, 2.0_dp, 0.8_dp, 1.6_dp, 0.5_dp, 0.1_dp, 3.3_dp, &
       3.0_dp, 0.3_dp, 0.9_dp, 1.6_dp, 1.2_dp, 2.1_dp, 3.3_dp, 0.3_dp, 0.7_dp, &
@@ -34,15 +36,12 @@ module seed_support
       1.0_dp, 0.3_dp, 0.9_dp, 0.4_dp, 1.2_dp, 2.1_dp, 0.8_dp, 0.3_dp, 0.7_dp, &
       1.0_dp, 1.5_dp, 2.0_dp, 2.0_dp, 0.8_dp, 1.2_dp, 0.5_dp, 0.1_dp, 2.5_dp, &
       2.0_dp, 0.3_dp, 0.9_dp, 1.2_dp, 1.2_dp, 2.1_dp, 2.5_dp, 0.3_dp, 0.7_dp], [18, 4])
-  real(dp), parameter, public :: table3(18, 4) = reshape([ &
+  ! Table 3 (id_asym, transpose = 0) has the same column for every op: the owners' values.
+  real(dp), parameter :: table3_column(18) = [ &
       1.0_dp, 1.5_dp, 1.0_dp, 2.0_dp, 0.8_dp, 0.4_dp, 0.5_dp, 0.1_dp, 0.8_dp, &
-      1.0_dp, 0.3_dp, 0.9_dp, 0.4_dp, 1.2_dp, 2.1_dp, 0.8_dp, 0.3_dp, 0.7_dp, &
-      1.0_dp, 1.5_dp, 1.0_dp, 2.0_dp, 0.8_dp, 0.4_dp, 0.5_dp, 0.1_dp, 0.8_dp, &
-      1.0_dp, 0.3_dp, 0.9_dp, 0.4_dp, 1.2_dp, 2.1_dp, 0.8_dp, 0.3_dp, 0.7_dp, &
-      1.0_dp, 1.5_dp, 1.0_dp, 2.0_dp, 0.8_dp, 0.4_dp, 0.5_dp, 0.1_dp, 0.8_dp, &
-      1.0_dp, 0.3_dp, 0.9_dp, 0.4_dp, 1.2_dp, 2.1_dp, 0.8_dp, 0.3_dp, 0.7_dp, &
-      1.0_dp, 1.5_dp, 1.0_dp, 2.0_dp, 0.8_dp, 0.4_dp, 0.5_dp, 0.1_dp, 0.8_dp, &
-      1.0_dp, 0.3_dp, 0.9_dp, 0.4_dp, 1.2_dp, 2.1_dp, 0.8_dp, 0.3_dp, 0.7_dp], [18, 4])
+      1.0_dp, 0.3_dp, 0.9_dp, 0.4_dp, 1.2_dp, 2.1_dp, 0.8_dp, 0.3_dp, 0.7_dp]
+  real(dp), parameter, public :: table3(18, 4) = reshape( &
+      [table3_column, table3_column, table3_column, table3_column], [18, 4])
   real(dp), parameter, public :: table4(18, 4) = reshape([ &
       1.0_dp, 1.5_dp, 2.0_dp, 2.0_dp, 0.8_dp, 1.6_dp, 0.5_dp, 0.1_dp, 2.5_dp, &
       3.0_dp, 0.3_dp, 0.9_dp, 1.2_dp, 1.2_dp, 2.1_dp, 3.3_dp, 0.3_dp, 0.7_dp, &
@@ -160,7 +159,7 @@ contains
   end subroutine
 
   ! The result gs gives for entry i of the whole example with ids `ids` and data `u`,
-  ! computed by brute force from the semantics (SPEC section 2), for ops 1..4.
+  ! computed by brute force from the rules of docs/concepts.md, for ops 1..4.
   pure real(dp) function reference(ids, u, i, op, transpose) result(value)
     integer(i8), intent(in) :: ids(:)
     real(dp), intent(in) :: u(:)

@@ -1,4 +1,4 @@
-! seed_tables.f90 — seed Tables 2, 3 and 4 from Fortran, for the four ops, through
+! seed_tables.f90 — Tables 2, 3 and 4 of docs/concepts.md from Fortran, for the four ops, through
 ! gs_setup / gs_op with dom = 1 (double): one element per rank at P = 2, both elements on
 ! one rank at P = 1 (the ids of Table 1 concatenated). Every entry is checked against the
 ! hand-typed tables, and every copy of a shared node must hold bitwise the same value.

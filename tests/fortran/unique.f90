@@ -1,6 +1,6 @@
 ! unique.f90 — gs_unique and gs_setup_ext(unique = 1) from Fortran.
 ! At P = 2, gs_unique applied to Table 1's id must give Table 1's id_asym exactly; at P = 1
-! (both elements on one rank) the first copy in index order is kept (SPEC section 2).
+! (both elements on one rank) the first copy in index order is kept (docs/concepts.md, "unique").
 ! A unique setup must behave as if gs_unique had been applied and leave id untouched.
 program unique
   use mpi

@@ -1,5 +1,5 @@
-// write_seed_mesh.cpp — writes the two-element example of the seed documentation (Table 1's
-// id, order 2 in 2D) as a gsr mesh file for the Fortran mesh test: element 1 on [0,1]^2,
+// write_seed_mesh.cpp — writes the two-element example of docs/concepts.md (Table 1's id,
+// order 2 in 2D) as a gsr mesh file for the Fortran mesh test: element 1 on [0,1]^2,
 // element 2 on [1,2]x[0,1], and a partition for two ranks that swaps them (element 1 on
 // rank 1, element 2 on rank 0). Usage: write_seed_mesh <file.h5>
 #include <gsr/mesh.hpp>

@@ -1,5 +1,6 @@
-! consumer.f90 — seed Table 2 (sum) and Table 4 (max) through the installed module `gsr`:
-! one element per rank at P = 2, both on one rank at P = 1. Exits non-zero on any difference.
+! consumer.f90 — Table 2 (sum) and Table 4 (max) of docs/concepts.md through the installed
+! module `gsr`: one element per rank at P = 2, both on one rank at P = 1. Exits non-zero on
+! any difference.
 program consumer
   use mpi
   use gsr
