@@ -1,5 +1,5 @@
 # Runs an example under mpiexec and compares its standard output with a file of expected
-# lines, typed in from the seed documentation's tables.
+# lines, typed in from Tables 1-4 of docs/concepts.md.
 #   cmake -DMPIEXEC=... -DNP=2 -DPROGRAM=... -DEXPECTED=... -P compare_output.cmake
 cmake_policy(SET CMP0007 NEW)
 execute_process(COMMAND ${MPIEXEC} -n ${NP} ${PROGRAM}

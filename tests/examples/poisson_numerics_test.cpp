@@ -1,5 +1,5 @@
 // Serial checks of gsr-poisson's element numerics against closed-form facts: GLL points
-// and weights from the literature, exact quadrature and differentiation of polynomials,
+// and weights known in closed form, exact quadrature and differentiation of polynomials,
 // and the local Laplacian's defining properties on straight and curved elements.
 #include "conjugate_gradients.hpp"
 #include "element_operator.hpp"

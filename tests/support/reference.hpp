@@ -1,4 +1,4 @@
-// reference.hpp — a serial, obviously-correct model of gsr's semantics (SPEC section 2),
+// reference.hpp — a serial, obviously-correct model of gsr's semantics (docs/concepts.md),
 // for tests only. It works on the whole problem at once (every rank's ids and values), so a
 // test can either build the global problem identically on every rank (no communication) or
 // gather it with the MPI helpers at the bottom of this file.

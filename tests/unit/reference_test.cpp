@@ -1,6 +1,7 @@
 // Checks on the test suite's own reference model (tests/support/reference.hpp), against the
-// seed's hand-typed tables and small hand-worked cases, so that the differential tests compare
-// gsr with something known to be right.
+// two-element example's Tables 2-4 (docs/concepts.md, typed in tests/support/reference_tables.hpp)
+// and small hand-worked cases, so that the differential tests compare gsr with something known
+// to be right.
 #include "reference.hpp"
 #include "reference_tables.hpp"
 
