@@ -10,6 +10,7 @@
 #include <mpi.h>
 
 #include <cstddef>
+#include <optional>
 #include <type_traits>
 #include <vector>
 
@@ -23,6 +24,9 @@ struct ProbedMessage {
 
 /// Blocks until the next message from `source` with `tag` arrives; matches it.
 ProbedMessage probe(MPI_Comm comm, int source, int tag);
+
+/// The next message from `source` with `tag` if one has arrived (MPI_Improbe), matched.
+std::optional<ProbedMessage> try_probe(MPI_Comm comm, int source, int tag);
 
 /// Receives a probed message into `into` (at least message.bytes long).
 void receive(ProbedMessage& message, void* into);
@@ -40,5 +44,8 @@ std::vector<T> receive_whole(MPI_Comm comm, int source, int tag) {
 /// Completes every request (sends, whose completion cannot truncate); throws Error(mpi)
 /// naming `what` if MPI reports a failure.
 void complete_all(std::vector<MPI_Request>& requests, const char* what);
+
+/// Whether every request has completed (MPI_Testall), without blocking.
+bool test_all(std::vector<MPI_Request>& requests, const char* what);
 
 }  // namespace gsr::detail
