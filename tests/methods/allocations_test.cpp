@@ -1,0 +1,101 @@
+// No allocation per call: after warm-up, 100 calls of every kind (gs, gs_vec and gs_many
+// with k = 3; blocking and start/wait; two requests in flight) allocate nothing through
+// operator new, for every method. The counter replaces the global operator new of this
+// test program, so it sees every allocation the library makes through the C++ runtime
+// (std::vector, std::string, make_unique, shared_ptr). Allocations inside MPI (C malloc)
+// are not gsr's and are not counted.
+#include "world.hpp"
+
+#include <gsr/handle.hpp>
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstdint>
+#include <cstdlib>
+#include <new>
+#include <string>
+#include <vector>
+
+namespace {
+std::atomic<long> allocations{0};
+}  // namespace
+
+void* operator new(std::size_t size) {
+  allocations.fetch_add(1, std::memory_order_relaxed);
+  if (void* p = std::malloc(size ? size : 1)) return p;
+  throw std::bad_alloc();
+}
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+
+namespace {
+
+using gsr::Method;
+using gsr_test::world_rank;
+using gsr_test::world_size;
+
+// Element-like ids: each rank holds 4 blocks of 27 nodes; neighbouring ranks share a face
+// of their blocks, and blocks share nodes within a rank, so every code path (shared groups,
+// local groups, fixed-size groups) runs.
+std::vector<std::int64_t> ids_of_rank() {
+  std::vector<std::int64_t> ids;
+  for (int b = 0; b < 4; ++b)
+    for (int z = 0; z < 3; ++z)
+      for (int y = 0; y < 3; ++y)
+        for (int x = 0; x < 3; ++x) {
+          const std::int64_t gx = (world_rank() * 4 + b) * 2 + x;  // blocks touch at x faces
+          ids.push_back(1 + gx + 1000 * (y + 3 * z));
+        }
+  return ids;
+}
+
+class Allocations : public ::testing::TestWithParam<Method> {};
+
+TEST_P(Allocations, NoneAfterWarmUp) {
+  gsr::SetupOptions options;
+  options.method = GetParam();
+  const std::vector<std::int64_t> ids = ids_of_rank();
+  gsr::Handle h(ids, MPI_COMM_WORLD, options);
+  const std::size_t n = ids.size();
+  std::vector<double> u(n, 1.0), v(3 * n, 1.0), w(n, 2.0);
+  std::vector<double> a(n, 1.0), b(n, 1.0), c(n, 1.0);
+  double* arrays[3] = {a.data(), b.data(), c.data()};
+  std::vector<std::int32_t> iu(n, 1);
+
+  auto calls = [&] {
+    h.apply(std::span(u), gsr::Op::add);
+    h.apply_vec(std::span(v), 3, gsr::Op::max);
+    h.apply_many(std::span<double* const>(arrays, 3), gsr::Op::min);
+    h.apply(std::span(iu), gsr::Op::add, gsr::Transpose::yes);
+    gsr::Request r1 = h.start(std::span(u), gsr::Op::add);
+    gsr::Request r2 = h.start(std::span(w), gsr::Op::mul);
+    r2.wait();
+    r1.wait();
+    gsr::Request r3 = h.start_vec(std::span(v), 3, gsr::Op::add);
+    r3.wait();
+    gsr::Request r4 = h.start_many(std::span<double* const>(arrays, 3), gsr::Op::add);
+    r4.wait();
+  };
+  for (int i = 0; i < 3; ++i) calls();  // warm-up: buffers reach their size
+  // The counter sees allocations at all (else the test below could not fail).
+  const long probe = allocations.load();
+  std::vector<double>* heap = new std::vector<double>(1);
+  delete heap;
+  ASSERT_GE(allocations.load() - probe, 2);
+
+  // 100 rounds (800 calls); 13 rounds at P > 2, where each collective costs milliseconds.
+  const int rounds = world_size() > 2 ? 13 : 100;
+  const long before = allocations.load();
+  for (int i = 0; i < rounds; ++i) calls();
+  const long during = allocations.load() - before;
+  EXPECT_EQ(during, 0) << "method " << gsr::to_string(GetParam()) << " allocated " << during << " times in "
+                       << rounds << " rounds of 8 calls on rank " << world_rank() << " of " << world_size();
+}
+
+INSTANTIATE_TEST_SUITE_P(Methods, Allocations, ::testing::ValuesIn(gsr::concrete_methods),
+                         [](const ::testing::TestParamInfo<Method>& info) {
+                           return std::string(gsr::to_string(info.param));
+                         });
+
+}  // namespace
