@@ -88,8 +88,9 @@ struct MeshLayout {
 
 /// Writes a mesh file from one process, a contiguous run of elements at a time, so a
 /// generator never holds more than one slab. Elements must be written in order, each
-/// exactly once; close() (or the destructor) completes the file and writes the XDMF
-/// sidecar. Uses no MPI.
+/// exactly once; close() completes the file, reports what is wrong with it (fewer elements
+/// than the layout says, an HDF5 failure) and writes the XDMF sidecar. A writer destroyed
+/// without close() only releases the file, which is then incomplete. Uses no MPI.
 class MeshWriter {
 public:
   MeshWriter(const std::string& path, const MeshLayout& layout);
