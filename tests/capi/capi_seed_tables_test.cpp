@@ -1,6 +1,7 @@
-// Tables 2, 3 and 4 of the two-element example (docs/concepts.md) through the C interface (gs.h): gs, gs_vec, gs_many and igs/gs_wait,
-// every op, every domain, every method code (gs_auto included), with and without a caller
-// buffer. Runs at P = 2 (one element per rank) and P = 1 (both elements on one rank).
+// Tables 2, 3 and 4 of the two-element example (docs/concepts.md) through the C interface
+// (gs.h): gs, gs_vec, gs_many and igs/gs_wait, every op, every domain, every method code
+// (gs_auto included), with and without a caller buffer. Runs at P = 2 (one element per rank)
+// and P = 1 (both elements on one rank).
 #include <gsr/gs.h>
 
 #include "capi.hpp"

@@ -238,7 +238,9 @@ const std::vector<Case>& cases() {
     c.push_back(partition_case("partition_for_4_ranks", "made for 4 ranks", {0, 1, 2, 3}, /*ranks=*/4));
     c.push_back(partition_case("partition_for_1_rank", "made for 1 rank", {0, 0, 0, 0}));
     c.push_back(content_case("ids_disagree_with_coordinates", "coordinates", "differ by more than",
-                             [](std::vector<std::int64_t>& ids) { std::swap(ids[0], ids[8]); }));  // two corners trade ids
+                             [](std::vector<std::int64_t>& ids) {
+                               std::swap(ids[0], ids[8]);  // element 0: two corners trade ids
+                             }));
     c.push_back(content_case("zero_id", "ids", "zero ids", [](std::vector<std::int64_t>& ids) { ids[4] = 0; }));
     c.push_back(content_case("shared_interior_node", "element-interior entries", "shared",
                              [](std::vector<std::int64_t>& ids) {

@@ -1,6 +1,6 @@
 // Table 1's id_asym is what make_unique gives on Table 1's id at P = 2 (docs/concepts.md,
-// "unique"), and a handle set up with unique = true on the plain ids gives Tables 3 and 4. Registered at P = 2 only: the
-// table's owner choice depends on having one element per rank.
+// "unique"), and a handle set up with unique = true on the plain ids gives Tables 3 and 4.
+// Registered at P = 2 only: the table's owner choice depends on having one element per rank.
 #include <gsr/handle.hpp>
 
 #include "method_param.hpp"
