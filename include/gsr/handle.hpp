@@ -42,6 +42,15 @@ struct StageStats {
   std::size_t values = 0;    // values (of one component) this rank sends per call
 };
 
+/// One point-to-point message of a call, as seen from this rank (values of one component;
+/// every message also carries a 16-byte header).
+struct MessageStats {
+  int stage = 0;           // 0 for single-round methods
+  int peer = 0;            // the rank it goes to or comes from
+  bool sent = true;        // sent by this rank, else received
+  std::size_t values = 0;  // values (of one component) it carries
+};
+
 /// What auto measured for one candidate: the maximum over ranks of the median time per call.
 struct MethodTiming {
   Method method = Method::pairwise;
@@ -63,6 +72,8 @@ struct Stats {
   std::size_t messages_per_call = 0;     // sent by this rank per call
   std::size_t values_per_call = 0;       // values (per component) sent by this rank per call
   std::vector<StageStats> stages;        // per-stage breakdown of the two above
+  std::vector<MessageStats> messages;    // every point-to-point message of a call (none for
+                                         // allreduce, whose call is one collective)
   std::size_t handle_bytes = 0;          // plan and maps owned by the handle
   std::size_t buffer_bytes = 0;          // scratch buffers currently cached by the handle
   double setup_seconds = 0;              // wall time of setup on this rank, auto included

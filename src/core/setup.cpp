@@ -131,6 +131,7 @@ Stats describe(const Plan& plan, std::size_t n, ChosenExchange& chosen, MPI_Comm
   st.global_shared_ids = plan.global_shared_ids;
   st.neighbors = exchange.neighbors();
   st.stages = exchange.stages();
+  st.messages = exchange.messages();
   for (const auto& stage : st.stages) {
     st.messages_per_call += stage.messages;
     st.values_per_call += stage.values;

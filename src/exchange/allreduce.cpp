@@ -125,6 +125,8 @@ std::size_t AllreduceExchange::bytes() const noexcept {
   return my_slot_.capacity() * sizeof(std::uint64_t) + combine_.bytes();
 }
 
+std::vector<MessageStats> AllreduceExchange::messages() const { return {}; }
+
 std::vector<StageStats> AllreduceExchange::stages() const {
   if (total_slots_ == 0) return {};
   // Modelled on recursive doubling: every round sends the whole buffer (k = 1 of double).

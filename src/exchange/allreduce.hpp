@@ -36,6 +36,7 @@ public:
 
   Method method() const noexcept override { return Method::allreduce; }
   std::vector<StageStats> stages() const override;
+  std::vector<MessageStats> messages() const override;
   int neighbors() const noexcept override { return rounds_; }
   std::size_t bytes() const noexcept override;
 

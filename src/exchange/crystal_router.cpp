@@ -215,6 +215,17 @@ std::size_t CrystalRouterExchange::bytes() const noexcept {
   return total;
 }
 
+std::vector<MessageStats> CrystalRouterExchange::messages() const {
+  std::vector<MessageStats> out;
+  for (std::size_t d = 0; d < stages_.size(); ++d) {
+    const Stage& st = stages_[d];
+    out.push_back(MessageStats{static_cast<int>(d), st.send_to, true, st.send_row.size()});
+    for (std::size_t i = 0; i < st.sources.size(); ++i)
+      out.push_back(MessageStats{static_cast<int>(d), st.sources[i], false, st.source_rows[i]});
+  }
+  return out;
+}
+
 std::vector<StageStats> CrystalRouterExchange::stages() const {
   std::vector<StageStats> out;
   for (const Stage& s : stages_) out.push_back(StageStats{1, s.send_row.size()});

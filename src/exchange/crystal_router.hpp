@@ -44,6 +44,7 @@ public:
 
   Method method() const noexcept override { return Method::crystal_router; }
   std::vector<StageStats> stages() const override;
+  std::vector<MessageStats> messages() const override;
   int neighbors() const noexcept override { return neighbors_; }
   std::size_t bytes() const noexcept override;
 

@@ -93,6 +93,7 @@ public:
   void finish(Workspace& ws);
 
   virtual std::vector<StageStats> stages() const = 0;
+  virtual std::vector<MessageStats> messages() const = 0;
   virtual int neighbors() const noexcept = 0;
   virtual std::size_t bytes() const noexcept = 0;  // memory of the method's own plan
 

@@ -61,6 +61,16 @@ std::size_t PairwiseExchange::bytes() const noexcept {
   return neighbor_ranks_.capacity() * sizeof(int) + neighbor_groups_.bytes() + combine_.bytes();
 }
 
+std::vector<MessageStats> PairwiseExchange::messages() const {
+  std::vector<MessageStats> out;
+  for (std::size_t j = 0; j < neighbor_ranks_.size(); ++j) {
+    const std::size_t values = neighbor_groups_.row(j).size();  // the same both ways
+    out.push_back(MessageStats{0, neighbor_ranks_[j], true, values});
+    out.push_back(MessageStats{0, neighbor_ranks_[j], false, values});
+  }
+  return out;
+}
+
 std::vector<StageStats> PairwiseExchange::stages() const {
   return {StageStats{neighbor_ranks_.size(), neighbor_groups_.items.size()}};
 }

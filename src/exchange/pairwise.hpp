@@ -13,6 +13,7 @@ public:
 
   Method method() const noexcept override { return Method::pairwise; }
   std::vector<StageStats> stages() const override;
+  std::vector<MessageStats> messages() const override;
   int neighbors() const noexcept override { return static_cast<int>(neighbor_ranks_.size()); }
   std::size_t bytes() const noexcept override;
 
