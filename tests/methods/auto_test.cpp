@@ -19,8 +19,6 @@ using methods_test::PerRank;
 using methods_test::world_rank;
 using methods_test::world_size;
 
-constexpr std::uint64_t seed0 = 0x6175746f;
-
 int ceil_log2(int p) {
   int d = 0;
   while ((1 << d) < p) ++d;
