@@ -139,6 +139,8 @@ int run(const Arguments& args, int rank) {
 
 }  // namespace
 
+// Starts like gsr-check's main (MPI, rank, CLI11); an example uses the installed library
+// only, so it shares no code with src/tools.
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   int rank = 0;
