@@ -1,0 +1,122 @@
+// tools/bench/gsr_bench.cpp — the gsr-bench command: times every exchange method (and auto)
+// against the stream, wire and round bounds on a generated box or a mesh file, or, with
+// --check, verifies that they all give bitwise identical results (docs/performance.md).
+//
+//   mpiexec -n 2 gsr-bench --elements 8 --order 7 [--json out.json] [--csv out.csv]
+//   mpiexec -n 3 gsr-bench --mesh meshes/box2d.h5 --check
+//
+// Exit codes: 0 done (or --check passed), 1 --check found a difference, 2 the mesh cannot be
+// loaded or an output file cannot be written; command-line mistakes give CLI11's codes.
+#include "tools/bench/check.hpp"
+#include "tools/bench/measure.hpp"
+
+#include <gsr/error.hpp>
+
+#include <CLI/CLI.hpp>
+
+#include <iostream>
+#include <sstream>
+
+namespace {
+
+using namespace gsr::tools::bench;
+
+enum ExitCode { done = 0, differs = 1, unusable = 2 };
+
+struct Arguments {
+  int dim = 3, elements = 8, order = 7;
+  std::string mesh;
+  Rounds rounds;
+  std::string json_path, csv_path;
+  bool check = false;
+  std::string inject;  // hidden, testing only
+};
+
+void add_options(CLI::App& app, Arguments& args) {
+  CLI::Option* mesh = app.add_option("--mesh", args.mesh, "a gsr mesh file (FILE.h5) instead of the generated box");
+  app.add_option("--dim", args.dim, "box: 2 or 3")->check(CLI::IsMember({2, 3}))->excludes(mesh)->capture_default_str();
+  app.add_option("--elements", args.elements, "box: elements per rank along each axis")
+      ->check(CLI::Range(1, 256))->excludes(mesh)->capture_default_str();
+  app.add_option("--order", args.order, "box: polynomial order N of the elements")
+      ->check(CLI::Range(1, 32))->excludes(mesh)->capture_default_str();
+  app.add_option("--repeats", args.rounds.repeats, "rounds; each result is the median over them")
+      ->check(CLI::Range(1, 100000))->capture_default_str();
+  app.add_option("--calls", args.rounds.calls, "calls per contender, call kind and round")
+      ->check(CLI::Range(1, 1000000))->capture_default_str();
+  app.add_option("--json", args.json_path, "also write every record as JSON to this file");
+  app.add_option("--csv", args.csv_path, "also write every record as CSV to this file");
+  CLI::Option* check = app.add_flag("--check", args.check,
+                                    "no timing: fail (exit 1) unless every method and auto give bitwise identical results");
+  app.add_option("--inject-difference", args.inject, "testing: perturb this method's results in --check")
+      ->check(CLI::IsMember({"pairwise", "crystal_router", "allreduce"}))->needs(check)->group("");
+}
+
+/// --check: prints the verdict on rank 0; every rank returns the same code.
+int run_check(const Problem& problem, const Arguments& args, MPI_Comm comm, int rank) {
+  const std::optional<gsr::Method> inject =
+      args.inject.empty() ? std::nullopt : gsr::method_from_string(args.inject);
+  const CheckResult result = check_methods(flagged_ids(problem.ids), comm, inject);
+  if (rank == 0) {
+    std::string contenders;
+    for (const std::string& c : result.contenders) contenders += (contenders.empty() ? "" : ", ") + c;
+    if (result.differences.empty()) {
+      std::cout << "gsr-bench: check passed: " << contenders << " give bitwise identical results in all "
+                << result.comparisons << " comparisons (" << problem.describe() << ")\n";
+    } else {
+      std::cerr << "gsr-bench: check FAILED: " << result.differences.size() << " of " << result.comparisons
+                << " comparisons differ bitwise (" << problem.describe() << "):\n";
+      constexpr std::size_t shown = 12;
+      for (std::size_t i = 0; i < result.differences.size() && i < shown; ++i)
+        std::cerr << "  " << result.differences[i] << "\n";
+      if (result.differences.size() > shown) std::cerr << "  ... and " << result.differences.size() - shown << " more\n";
+    }
+  }
+  return result.differences.empty() ? done : differs;
+}
+
+/// Timing: the table on rank 0, and the files it was asked for.
+int run_bench(const Problem& problem, const Arguments& args, MPI_Comm comm, int rank, int argc, char** argv) {
+  const std::vector<Record> records = measure(problem, args.rounds, comm);
+  const nlohmann::ordered_json metadata = run_metadata(problem, argc, argv);
+  if (rank != 0) return done;
+  std::cout << table_text(metadata, records) << std::flush;
+  if (!args.json_path.empty()) write_file(args.json_path, bench_document(metadata, records).dump(1) + "\n");
+  if (!args.csv_path.empty()) write_file(args.csv_path, csv_text(records));
+  return done;
+}
+
+int run(const Arguments& args, MPI_Comm comm, int argc, char** argv) {
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  try {
+    const Problem problem =
+        args.mesh.empty() ? box_problem(args.dim, args.elements, args.order, comm) : mesh_problem(args.mesh, comm);
+    return args.check ? run_check(problem, args, comm, rank) : run_bench(problem, args, comm, rank, argc, argv);
+  } catch (const gsr::Error& e) {
+    std::cerr << "gsr-bench: error: " << e.what() << "\n";
+    return unusable;
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  CLI::App app{"gsr-bench: times every gather-scatter method against the stream, wire and round bounds "
+               "(run under mpiexec; docs/performance.md)"};
+  Arguments args;
+  add_options(app, args);
+  int code = done;
+  try {
+    app.parse(argc, argv);
+    code = run(args, MPI_COMM_WORLD, argc, argv);
+  } catch (const CLI::ParseError& e) {
+    // Every rank parsed the same arguments; only rank 0 speaks.
+    std::ostringstream quiet;
+    code = rank == 0 ? app.exit(e) : app.exit(e, quiet, quiet);
+  }
+  MPI_Finalize();
+  return code;
+}

@@ -1,0 +1,157 @@
+// tools/bench/measure.cpp — gsr-bench's measurement in named steps: contenders, bounds,
+// probes, rounds, records.
+#include "tools/bench/measure.hpp"
+
+#include "tools/bench/bounds.hpp"
+#include "tools/bench/calls.hpp"
+
+#include <algorithm>
+#include <map>
+#include <memory>
+
+namespace gsr::tools::bench {
+namespace {
+
+/// What one probe measures, to turn its median into a record.
+struct Slot {
+  std::string bound;  // "stream", "wire" or "round"; empty for a call
+  std::size_t contender = 0;
+  CallKind kind;
+  std::size_t k = 1;
+};
+
+/// Stream and wire for every k of the call kinds, and one round, on their own communicator.
+struct Bounds {
+  std::vector<std::size_t> ks;
+  std::vector<std::unique_ptr<StreamBound>> stream;
+  std::vector<std::unique_ptr<WireBound>> wire;
+  std::unique_ptr<RoundBound> round;
+};
+
+Bounds make_bounds(std::size_t n, std::span<const MessageStats> messages, MPI_Comm comm) {
+  Bounds bounds;
+  for (const CallKind& kind : call_kinds())
+    if (std::find(bounds.ks.begin(), bounds.ks.end(), kind.k) == bounds.ks.end()) bounds.ks.push_back(kind.k);
+  for (const std::size_t k : bounds.ks) {
+    bounds.stream.push_back(std::make_unique<StreamBound>(n * k));
+    bounds.wire.push_back(std::make_unique<WireBound>(messages, k, comm));
+  }
+  bounds.round = std::make_unique<RoundBound>(messages, comm);
+  return bounds;
+}
+
+/// One round's probes: every call kind on every contender, then the bounds. The calls add
+/// zeros (u stays 0: no overflow, no subnormals), all of them on one array sized for max_k.
+void add_probes(std::vector<Contender>& contenders, std::vector<double>& u, Bounds& bounds,
+                std::vector<Probe>& probes, std::vector<Slot>& slots) {
+  for (const CallKind& kind : call_kinds())
+    for (std::size_t c = 0; c < contenders.size(); ++c) {
+      Handle* handle = &contenders[c].handle;
+      probes.push_back([handle, kind, &u] { run_call(*handle, kind, u.data(), Domain::float64, Op::add); });
+      slots.push_back(Slot{"", c, kind, kind.k});
+    }
+  for (std::size_t b = 0; b < bounds.ks.size(); ++b) {
+    probes.push_back([&stream = *bounds.stream[b]] { stream(); });
+    slots.push_back(Slot{"stream", 0, {}, bounds.ks[b]});
+    probes.push_back([&wire = *bounds.wire[b]] { wire(); });
+    slots.push_back(Slot{"wire", 0, {}, bounds.ks[b]});
+  }
+  probes.push_back([&round = *bounds.round] { round(); });
+  slots.push_back(Slot{"round", 0, {}, 1});
+}
+
+Record bound_record(const Problem& problem, const Rounds& rounds, const Slot& slot, double seconds,
+                    const Bounds& bounds, MPI_Comm comm) {
+  Record r = make_record("bound", problem);
+  r["bound"] = slot.bound;
+  if (slot.bound != "round") r["k"] = slot.k;
+  r["repeats"] = rounds.repeats;
+  r["calls"] = rounds.calls;
+  r["median_seconds"] = seconds;
+  if (slot.bound == "wire") {
+    const std::size_t b = static_cast<std::size_t>(std::find(bounds.ks.begin(), bounds.ks.end(), slot.k) - bounds.ks.begin());
+    r["bytes"] = max_over_ranks(bounds.wire[b]->bytes_sent(), comm);
+    r["messages"] = max_over_ranks(bounds.wire[b]->messages_sent(), comm);
+  }
+  return r;
+}
+
+Record contender_record(const char* kind, const Problem& problem, const Contender& contender) {
+  Record r = make_record(kind, problem);
+  r["method"] = contender.name;
+  r["chosen"] = contender.chosen();
+  return r;
+}
+
+/// A call's record; `floor` is stream + wire for its k.
+Record call_record(const Problem& problem, const Rounds& rounds, const Contender& contender, const CallKind& kind,
+                   double seconds, double floor) {
+  Record r = contender_record("call", problem, contender);
+  r["call"] = kind.call;
+  r["k"] = kind.k;
+  r["mode"] = to_string(kind.mode);
+  r["repeats"] = rounds.repeats;
+  r["calls"] = rounds.calls;
+  r["median_seconds"] = seconds;
+  r["bound_seconds"] = floor;
+  r["ratio"] = floor > 0 ? seconds / floor : 0.0;
+  r["overhead_seconds"] = seconds - floor;
+  return r;
+}
+
+/// Setup time (slowest rank) and memory (fullest rank) of every contender.
+void add_setup_records(const Problem& problem, const std::vector<Contender>& contenders, MPI_Comm comm,
+                       std::vector<Record>& records) {
+  for (const Contender& contender : contenders) {
+    const Stats& stats = contender.handle.stats();
+    Record setup = contender_record("setup", problem, contender);
+    setup["seconds"] = max_over_ranks(stats.setup_seconds, comm);
+    setup["auto_seconds"] = max_over_ranks(stats.auto_seconds, comm);
+    records.push_back(std::move(setup));
+    Record memory = contender_record("memory", problem, contender);
+    memory["handle_bytes"] = max_over_ranks(stats.handle_bytes, comm);
+    memory["buffer_bytes"] = max_over_ranks(stats.buffer_bytes, comm);
+    records.push_back(std::move(memory));
+  }
+}
+
+}  // namespace
+
+std::vector<Record> measure(const Problem& problem, const Rounds& rounds, MPI_Comm comm) {
+  // 1. Contenders: a handle per method, and auto.
+  std::vector<Contender> contenders = build_contenders(problem.ids, comm);
+  const auto pairwise = std::find_if(contenders.begin(), contenders.end(),
+                                     [](const Contender& c) { return c.name == to_string(Method::pairwise); });
+
+  // 2. Bounds, on a communicator of their own, from pairwise's messages.
+  MPI_Comm bound_comm = MPI_COMM_NULL;
+  MPI_Comm_dup(comm, &bound_comm);
+  std::vector<Record> records;
+  {
+    Bounds bounds = make_bounds(problem.ids.size(), pairwise->handle.stats().messages, bound_comm);
+
+    // 3. Probes, and the rounds.
+    std::vector<double> u(problem.ids.size() * max_k, 0.0);
+    std::vector<Probe> probes;
+    std::vector<Slot> slots;
+    add_probes(contenders, u, bounds, probes, slots);
+    const std::vector<double> seconds = time_rounds(probes, rounds, comm);
+
+    // 4. Records: bounds first, so each call can be set against stream + wire of its k.
+    std::map<std::size_t, double> floor;
+    for (std::size_t p = 0; p < slots.size(); ++p) {
+      if (slots[p].bound.empty()) continue;
+      records.push_back(bound_record(problem, rounds, slots[p], seconds[p], bounds, comm));
+      if (slots[p].bound != "round") floor[slots[p].k] += seconds[p];
+    }
+    for (std::size_t p = 0; p < slots.size(); ++p)
+      if (slots[p].bound.empty())
+        records.push_back(call_record(problem, rounds, contenders[slots[p].contender], slots[p].kind, seconds[p],
+                                      floor[slots[p].k]));
+  }
+  MPI_Comm_free(&bound_comm);
+  add_setup_records(problem, contenders, comm, records);
+  return records;
+}
+
+}  // namespace gsr::tools::bench

@@ -1,0 +1,123 @@
+// tools/bench/table.cpp — the terminal table of gsr-bench, made from its records alone, so
+// the screen, the JSON and the CSV never disagree.
+#include "tools/bench/report.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <functional>
+
+namespace gsr::tools::bench {
+namespace {
+
+using nlohmann::ordered_json;
+
+template <class... Args>
+std::string cell(const char* pattern, Args... args) {
+  char text[512];
+  std::snprintf(text, sizeof text, pattern, args...);
+  return text;
+}
+
+double number(const Record& record, const char* field) { return record.at(field).get<double>(); }
+std::string text_of(const ordered_json& record, const char* field) { return record.at(field).get<std::string>(); }
+
+/// "auto -> pairwise" for auto, the method's name otherwise.
+std::string contender_label(const Record& record) {
+  const std::string method = text_of(record, "method");
+  return method == "auto" ? method + " -> " + text_of(record, "chosen") : method;
+}
+
+/// "gs_vec k=3 blocking"
+std::string call_label(const Record& record) {
+  return text_of(record, "call") + " k=" + record.at("k").dump() + " " + text_of(record, "mode");
+}
+
+const Record* find(const std::vector<Record>& records, const std::function<bool(const Record&)>& wanted) {
+  const auto found = std::find_if(records.begin(), records.end(), wanted);
+  return found == records.end() ? nullptr : &*found;
+}
+
+const Record* find_bound(const std::vector<Record>& records, const std::string& bound, const ordered_json& k) {
+  return find(records, [&](const Record& r) {
+    return r.at("kind") == "bound" && r.at("bound") == bound && (k.is_null() || r.at("k") == k);
+  });
+}
+
+/// Distinct values of `key(record)` over the records of `kind`, in order of appearance.
+std::vector<std::string> distinct(const std::vector<Record>& records, const char* kind,
+                                  const std::function<std::string(const Record&)>& key) {
+  std::vector<std::string> out;
+  for (const Record& r : records)
+    if (r.at("kind") == kind && std::find(out.begin(), out.end(), key(r)) == out.end()) out.push_back(key(r));
+  return out;
+}
+
+std::string bounds_section(const std::vector<Record>& records) {
+  std::vector<ordered_json> ks;
+  for (const Record& r : records)
+    if (r.at("kind") == "bound" && r.at("bound") == "stream") ks.push_back(r.at("k"));
+  std::string text = cell("%-24s", "bounds, us per call");
+  for (const ordered_json& k : ks) text += cell("%10s", ("k=" + k.dump()).c_str());
+  for (const char* bound : {"stream", "wire"}) {
+    text += cell("\n  %-22s", bound);
+    for (const ordered_json& k : ks) text += cell("%10.2f", 1e6 * number(*find_bound(records, bound, k), "median_seconds"));
+  }
+  if (const Record* round = find_bound(records, "round", nullptr))
+    text += cell("\n  %-22s%10.2f  (one value to and from each neighbour)", "round", 1e6 * number(*round, "median_seconds"));
+  return text + "\n";
+}
+
+std::string calls_section(const std::vector<Record>& records) {
+  const std::vector<std::string> labels = distinct(records, "call", call_label);
+  const std::vector<std::string> contenders = distinct(records, "call", contender_label);
+  std::string text = "calls, us per call; x: ratio to stream + wire; +us: overhead over stream + wire\n";
+  text += cell("  %-24s", "kind");
+  for (const std::string& c : contenders) text += cell("%28s", c.c_str());
+  for (const std::string& label : labels) {
+    text += cell("\n  %-24s", label.c_str());
+    for (const std::string& c : contenders) {
+      const Record* r = find(records, [&](const Record& x) {
+        return x.at("kind") == "call" && call_label(x) == label && contender_label(x) == c;
+      });
+      text += cell("%10.2f %7.2fx %+8.2f", 1e6 * number(*r, "median_seconds"), number(*r, "ratio"),
+                   1e6 * number(*r, "overhead_seconds"));
+    }
+  }
+  return text + "\n";
+}
+
+std::string setup_section(const std::vector<Record>& records) {
+  std::string text = "setup (slowest rank) and memory (fullest rank)\n";
+  text += cell("  %-22s %10s %10s %12s %12s\n", "contender", "setup ms", "auto ms", "handle KiB", "buffers KiB");
+  for (const Record& setup : records) {
+    if (setup.at("kind") != "setup") continue;
+    const Record* memory = find(records, [&](const Record& r) {
+      return r.at("kind") == "memory" && r.at("method") == setup.at("method");
+    });
+    const double auto_ms = 1e3 * number(setup, "auto_seconds");
+    text += cell("  %-22s %10.2f %10s %12.1f %12.1f\n", contender_label(setup).c_str(), 1e3 * number(setup, "seconds"),
+                 auto_ms > 0 ? cell("%.2f", auto_ms).c_str() : "-", number(*memory, "handle_bytes") / 1024,
+                 number(*memory, "buffer_bytes") / 1024);
+  }
+  return text;
+}
+
+std::string header(const ordered_json& metadata, const std::vector<Record>& records) {
+  const int ranks = metadata.at("ranks").get<int>();
+  std::string text = cell("gsr-bench: %d rank%s, %s\n", ranks, ranks == 1 ? "" : "s", text_of(metadata, "problem").c_str());
+  if (const Record* call = find(records, [](const Record& r) { return r.at("kind") == "call"; }))
+    text += cell("  %d rounds x %d calls; the slowest rank's median time per call\n", call->at("repeats").get<int>(),
+                 call->at("calls").get<int>());
+  return text + cell("  %s (%u CPUs), %s, gsr %s, %s\n", text_of(metadata, "cpu_model").c_str(),
+                     metadata.at("cpus").get<unsigned>(), text_of(metadata, "mpi_library").c_str(),
+                     text_of(metadata, "gsr_version").c_str(), text_of(metadata, "date").c_str());
+}
+
+}  // namespace
+
+std::string table_text(const ordered_json& metadata, const std::vector<Record>& records) {
+  return header(metadata, records) + "\n" + bounds_section(records) + "\n" + calls_section(records) + "\n" +
+         setup_section(records);
+}
+
+}  // namespace gsr::tools::bench

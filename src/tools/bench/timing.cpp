@@ -1,0 +1,54 @@
+// tools/bench/timing.cpp — interleaved rounds, the slowest rank, the median.
+#include "tools/bench/timing.hpp"
+
+#include <algorithm>
+
+namespace gsr::tools::bench {
+
+double max_over_ranks(double value, MPI_Comm comm) {
+  double global = 0;
+  MPI_Allreduce(&value, &global, 1, MPI_DOUBLE, MPI_MAX, comm);
+  return global;
+}
+
+std::int64_t max_over_ranks(std::size_t count, MPI_Comm comm) {
+  long long local = static_cast<long long>(count), global = 0;
+  MPI_Allreduce(&local, &global, 1, MPI_LONG_LONG, MPI_MAX, comm);
+  return global;
+}
+
+double median(std::vector<double> values) {
+  if (values.empty()) return 0;
+  const std::size_t middle = values.size() / 2;
+  std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(middle), values.end());
+  const double upper = values[middle];
+  if (values.size() % 2 == 1) return upper;
+  return (upper + *std::max_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(middle))) / 2;
+}
+
+std::vector<double> time_rounds(const std::vector<Probe>& probes, const Rounds& rounds, MPI_Comm comm) {
+  for (const Probe& probe : probes) probe();
+
+  // seconds[round * probes + p]: this rank's seconds per call of probe p in that round.
+  const std::size_t count = probes.size(), repeats = static_cast<std::size_t>(rounds.repeats);
+  std::vector<double> seconds(count * repeats);
+  for (std::size_t round = 0; round < repeats; ++round)
+    for (std::size_t p = 0; p < count; ++p) {
+      MPI_Barrier(comm);  // every rank starts the batch together
+      const double begin = MPI_Wtime();
+      for (int call = 0; call < rounds.calls; ++call) probes[p]();
+      seconds[round * count + p] = (MPI_Wtime() - begin) / rounds.calls;
+    }
+
+  // One collective for the whole run: the slowest rank of each batch.
+  MPI_Allreduce(MPI_IN_PLACE, seconds.data(), static_cast<int>(seconds.size()), MPI_DOUBLE, MPI_MAX, comm);
+  std::vector<double> medians(count);
+  for (std::size_t p = 0; p < count; ++p) {
+    std::vector<double> series(repeats);
+    for (std::size_t round = 0; round < repeats; ++round) series[round] = seconds[round * count + p];
+    medians[p] = median(std::move(series));
+  }
+  return medians;
+}
+
+}  // namespace gsr::tools::bench
