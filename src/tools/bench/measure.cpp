@@ -40,24 +40,29 @@ Bounds make_bounds(std::size_t n, std::span<const MessageStats> messages, MPI_Co
   return bounds;
 }
 
-/// One round's probes: every call kind on every contender, then the bounds. The calls add
-/// zeros (u stays 0: no overflow, no subnormals), all of them on one array sized for max_k.
-void add_probes(std::vector<Contender>& contenders, std::vector<double>& u, Bounds& bounds,
-                std::vector<Probe>& probes, std::vector<Slot>& slots) {
-  for (const CallKind& kind : call_kinds())
+/// One round's probes: a group per call kind, holding it on every contender, then a group
+/// per bound. The calls add zeros (u stays 0: no overflow, no subnormals), all of them on
+/// one array sized for max_k. `slots` gets what each probe is, in the same order.
+std::vector<std::vector<Probe>> make_probes(std::vector<Contender>& contenders, std::vector<double>& u,
+                                            Bounds& bounds, std::vector<Slot>& slots) {
+  std::vector<std::vector<Probe>> groups;
+  for (const CallKind& kind : call_kinds()) {
+    std::vector<Probe>& group = groups.emplace_back();
     for (std::size_t c = 0; c < contenders.size(); ++c) {
       Handle* handle = &contenders[c].handle;
-      probes.push_back([handle, kind, &u] { run_call(*handle, kind, u.data(), Domain::float64, Op::add); });
+      group.push_back([handle, kind, &u] { run_call(*handle, kind, u.data(), Domain::float64, Op::add); });
       slots.push_back(Slot{"", c, kind, kind.k});
     }
+  }
   for (std::size_t b = 0; b < bounds.ks.size(); ++b) {
-    probes.push_back([&stream = *bounds.stream[b]] { stream(); });
+    groups.push_back({[&stream = *bounds.stream[b]] { stream(); }});
     slots.push_back(Slot{"stream", 0, {}, bounds.ks[b]});
-    probes.push_back([&wire = *bounds.wire[b]] { wire(); });
+    groups.push_back({[&wire = *bounds.wire[b]] { wire(); }});
     slots.push_back(Slot{"wire", 0, {}, bounds.ks[b]});
   }
-  probes.push_back([&round = *bounds.round] { round(); });
+  groups.push_back({[&round = *bounds.round] { round(); }});
   slots.push_back(Slot{"round", 0, {}, 1});
+  return groups;
 }
 
 Record bound_record(const Problem& problem, const Rounds& rounds, const Slot& slot, double seconds,
@@ -132,10 +137,8 @@ std::vector<Record> measure(const Problem& problem, const Rounds& rounds, MPI_Co
 
     // 3. Probes, and the rounds.
     std::vector<double> u(problem.ids.size() * max_k, 0.0);
-    std::vector<Probe> probes;
     std::vector<Slot> slots;
-    add_probes(contenders, u, bounds, probes, slots);
-    const std::vector<double> seconds = time_rounds(probes, rounds, comm);
+    const std::vector<double> seconds = time_rounds(make_probes(contenders, u, bounds, slots), rounds, comm);
 
     // 4. Records: bounds first, so each call can be set against stream + wire of its k.
     std::map<std::size_t, double> floor;
