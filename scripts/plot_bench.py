@@ -52,16 +52,28 @@ def bound_lines(bounds, k):
     return sorted(lines.items())
 
 
+MARKERS = ["o", "s", "^", "x", "v", "D"]  # methods often coincide: each its own marker and size
+
+
 def draw_panel(axes, calls, bounds, call, k):
-    for method in distinct(r["method"] for r in calls):
+    shown = []
+    for index, method in enumerate(distinct(r["method"] for r in calls)):
         points = sorted((r["entries_per_rank"], 1e9 * r["median_seconds"] / r["entries_per_rank"])
                         for r in calls if r["method"] == method and r["call"] == call and r["k"] == k)
-        axes.plot([p[0] for p in points], [p[1] for p in points], marker="o", label=method)
+        shown += [p[1] for p in points]
+        axes.plot([p[0] for p in points], [p[1] for p in points], marker=MARKERS[index % len(MARKERS)],
+                  markersize=8 - 1.5 * (index % 4), fillstyle="none", label=method)
     lines = bound_lines(bounds, k)
     x = [n for n, _ in lines]
     for index, (label, style) in enumerate([("stream + wire", "--"), ("stream", ":"), ("round", "-.")]):
-        axes.plot(x, [1e9 * values[index] / n for n, values in lines], color="0.35", linestyle=style, marker=".",
-                  label=label)
+        y = [1e9 * values[index] / n for n, values in lines]
+        if index < 2:
+            shown += y
+        axes.plot(x, y, color="0.35", linestyle=style, marker=".", label=label)
+    # The round's latency per entry falls off the bottom for large n; the calls set the range.
+    positive = [y for y in shown if y > 0]
+    if positive:
+        axes.set_ylim(min(positive) / 2, max(positive) * 2)
     axes.set_xscale("log")
     axes.set_yscale("log")
     axes.set_title("%s k=%d" % (call, k), fontsize=10)
