@@ -225,12 +225,11 @@ const char* gsr_method_name(const struct gs_data* gsh) {
 }
 
 void gsr_shim_fail_call(struct gs_data* gsh, int code, const char* call, const char* message) {
+  // fail_call always throws, so the guard records the failure (or that gsh is not live).
   const std::string what = message ? message : "";
-  if (!guarded(call, gsr::capi::comm_of(gsh), [&] {
-        gsr::capi::checked(gsh).handle.fail_call(static_cast<gsr::ErrorCode>(code), what);
-      }))
-    return;
-  gsr_shim_fail(code, call, message);  // unreachable: fail_call always throws
+  guarded(call, gsr::capi::comm_of(gsh), [&] {
+    gsr::capi::checked(gsh).handle.fail_call(static_cast<gsr::ErrorCode>(code), what);
+  });
 }
 
 }  // extern "C"

@@ -10,15 +10,17 @@
 namespace gsr {
 namespace detail {
 
-std::string HandleState::validate(const DataRef& data, std::size_t length, const CallInfo& info) const {
+std::string HandleState::validate(const DataRef& data, std::size_t length, const CallInfo& info,
+                                  const Kernels*& kernels) const {
+  kernels = nullptr;
   if (!valid_domain(static_cast<int>(info.dom)))
     return "gsr: unknown domain code " + std::to_string(static_cast<int>(info.dom)) +
            " (expected double, float, int or long)";
   if (!valid_op(static_cast<int>(info.op)))
     return "gsr: unknown op code " + std::to_string(static_cast<int>(info.op)) +
            " (expected add, mul, min, max or bpr)";
-  if (!find_kernels(info.dom, info.op))
-    return "gsr: op bpr is defined for integer domains only, not " + std::string(to_string(info.dom));
+  const Kernels* found = find_kernels(info.dom, info.op);
+  if (!found) return "gsr: op bpr is defined for integer domains only, not " + std::string(to_string(info.dom));
   if (info.transpose != Transpose::no && info.transpose != Transpose::yes)
     return "gsr: transpose must be 0 or 1, not " + std::to_string(static_cast<int>(info.transpose));
   if (info.k == 0) return "gsr: k must be at least 1";
@@ -41,6 +43,7 @@ std::string HandleState::validate(const DataRef& data, std::size_t length, const
   if (message_bytes > static_cast<std::size_t>(std::numeric_limits<int>::max()))
     return "gsr: k = " + std::to_string(info.k) + " would make one message " + std::to_string(message_bytes) +
            " bytes, more than MPI can count in one call; split the call into smaller k";
+  kernels = found;
   return {};
 }
 
@@ -69,12 +72,12 @@ void HandleState::fail_call(const CallInfo& info, ErrorCode code, const std::str
 }
 
 std::size_t HandleState::start(const DataRef& data, std::size_t length, const CallInfo& info) {
-  const std::string problem = validate(data, length, info);
+  const Kernels* kernels = nullptr;
+  const std::string problem = validate(data, length, info, kernels);
   if (!problem.empty()) fail_call(info, ErrorCode::invalid_argument, problem);
   if (pending + 1 >= CallTags::span)
     fail_call(info, ErrorCode::state, "gsr: " + std::to_string(pending) +
                                           " requests of this handle are in flight; wait for some before starting more");
-  const Kernels* kernels = find_kernels(info.dom, info.op);
 
   std::size_t index = 0;
   Slot& slot = idle_slot(kernels, info.k, index);

@@ -57,8 +57,9 @@ struct HandleState {
     return t == Transpose::no || !plan.any_flagged ? plan.all_entries : plan.unflagged_entries;
   }
 
-  /// "" if the arguments are fine, else what is wrong.
-  std::string validate(const DataRef& data, std::size_t length, const CallInfo& info) const;
+  /// "" and the call's kernels if the arguments are fine, else what is wrong.
+  std::string validate(const DataRef& data, std::size_t length, const CallInfo& info,
+                       const Kernels*& kernels) const;
 
 private:
   Slot& idle_slot(const Kernels* kernels, std::size_t k, std::size_t& index);
