@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # Installs what is missing, then configures and builds gsr in ./build (or $GSR_BUILD_DIR).
+# GSR_SANITIZE="address;undefined" (if set) builds everything with those sanitizers.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
 build=${GSR_BUILD_DIR:-build}
 jobs=$(nproc 2>/dev/null || echo 2)
-cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=${CMAKE_BUILD_TYPE:-RelWithDebInfo}
+options=(-DCMAKE_BUILD_TYPE="${CMAKE_BUILD_TYPE:-RelWithDebInfo}")
+if [ -n "${GSR_SANITIZE+set}" ]; then options+=(-DGSR_SANITIZE="$GSR_SANITIZE"); fi
+cmake -S . -B "$build" "${options[@]}"
 cmake --build "$build" -j "$jobs"

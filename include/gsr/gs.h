@@ -56,11 +56,20 @@ typedef struct {
 void buffer_init(buffer *b, size_t max);
 void buffer_free(buffer *b);
 
-typedef enum { gs_double, gs_float, gs_int, gs_long, gs_dom_n } gs_dom;
+/* A C caller may pass any int where these enumerations are expected, and the calls reject
+ * unknown codes. In C++ an enumeration without a fixed underlying type cannot even hold
+ * such a code (reading it is undefined), so there they get int as their underlying type. */
+#ifdef __cplusplus
+#define GSR_ENUM_BASE : int
+#else
+#define GSR_ENUM_BASE
+#endif
+typedef enum GSR_ENUM_BASE { gs_double, gs_float, gs_int, gs_long, gs_dom_n } gs_dom;
 #define gs_sint gs_int   /* 32-bit */
 #define gs_slong gs_long /* 64-bit */
-typedef enum { gs_add, gs_mul, gs_min, gs_max, gs_bpr, gs_op_n } gs_op;
-typedef enum { gs_auto, gs_pairwise, gs_crystal_router, gs_all_reduce } gs_method;
+typedef enum GSR_ENUM_BASE { gs_add, gs_mul, gs_min, gs_max, gs_bpr, gs_op_n } gs_op;
+typedef enum GSR_ENUM_BASE { gs_auto, gs_pairwise, gs_crystal_router, gs_all_reduce } gs_method;
+#undef GSR_ENUM_BASE
 
 struct gs_data;
 
@@ -94,7 +103,8 @@ enum {
   GSR_ERR_STATE = 4,            /* freed/foreign handle, handle busy with a request */
   GSR_ERR_IO = 5,               /* file missing, unreadable or malformed */
   GSR_ERR_MPI = 6,              /* an MPI call failed */
-  GSR_ERR_INTERNAL = 7
+  GSR_ERR_INTERNAL = 7,
+  GSR_ERR_TIMEOUT = 8 /* a call waited longer than GSR_TIMEOUT seconds for other ranks */
 };
 enum { GSR_ERRORS_ABORT = 0, GSR_ERRORS_RETURN = 1 };
 

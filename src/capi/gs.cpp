@@ -6,28 +6,40 @@
 #include "capi/errors.hpp"
 #include "capi/shim.h"
 
-#include <cstdio>
+#include <cstdint>
 #include <cstdlib>
 #include <limits>
 #include <map>
+#include <memory>
 #include <optional>
-#include <unordered_set>
+#include <string>
 #include <vector>
-
-struct gs_data {
-  gsr::Handle handle;
-  int serial;                                    // names the handle in igs request ids
-  std::vector<std::optional<gsr::Request>> requests;  // in flight, by request index
-};
 
 namespace gsr::capi {
 
 namespace {
 
-// Live handles: lets a freed or foreign pointer be reported instead of dereferenced, and
-// maps igs request ids back to their handle. Requests themselves live in their handle.
-std::unordered_set<const gs_data*> live_handles;
-std::map<int, gs_data*> handles_by_serial;
+// What a gs_setup handle owns. Callers never see its address: the struct gs_data* they
+// hold is a token naming it (see below).
+struct LiveHandle {
+  gsr::Handle handle;
+  int serial;                                         // names the handle in igs request ids
+  std::vector<std::optional<gsr::Request>> requests;  // in flight, by request index
+};
+
+// Handle tokens count up and are never reused, so a pointer kept after gs_free stays
+// recognisably stale even when a new handle is set up later (a heap address would be
+// reused, and the stale pointer would silently reach the new handle). They look like
+// aligned addresses and are never NULL; nothing dereferences them.
+using Token = std::uintptr_t;
+constexpr Token first_token = 0x1000;
+constexpr Token token_stride = 16;
+Token next_token = first_token;
+
+// Live handles by token, and by serial to map igs request ids back to their handle.
+// Requests themselves live in their handle.
+std::map<Token, std::unique_ptr<LiveHandle>> live_handles;
+std::map<int, LiveHandle*> handles_by_serial;
 int next_serial = 1;
 constexpr int requests_per_handle = 1 << 12;
 // Request ids are serial * requests_per_handle + index and must stay a positive int, so
@@ -43,18 +55,45 @@ int allocate_serial() {
   throw Error(ErrorCode::state, "gsr: more than " + std::to_string(max_serial) + " handles are live; gs_free some");
 }
 
-gs_data& checked(const gs_data* h) {
+Token token_of(const gs_data* h) { return reinterpret_cast<Token>(h); }
+
+bool was_issued(Token token) {
+  return token >= first_token && token < next_token && (token - first_token) % token_stride == 0;
+}
+
+LiveHandle* find_live(const gs_data* h) {
+  const auto found = live_handles.find(token_of(h));
+  return found == live_handles.end() ? nullptr : found->second.get();
+}
+
+gs_data* register_handle(std::unique_ptr<LiveHandle> live) {
+  const Token token = next_token;
+  LiveHandle& added = *live_handles.emplace(token, std::move(live)).first->second;
+  handles_by_serial[added.serial] = &added;
+  next_token += token_stride;
+  return reinterpret_cast<gs_data*>(token);
+}
+
+void unregister_handle(const gs_data* h) {
+  const auto found = live_handles.find(token_of(h));
+  handles_by_serial.erase(found->second->serial);
+  live_handles.erase(found);
+}
+
+LiveHandle& checked(const gs_data* h) {
   if (!h) throw Error(ErrorCode::state, "gsr: the handle is NULL");
-  if (!live_handles.count(h))
-    throw Error(ErrorCode::state, "gsr: the handle is not a live gs_setup handle (freed, or never set up)");
-  return *const_cast<gs_data*>(h);
+  if (LiveHandle* live = find_live(h)) return *live;
+  if (was_issued(token_of(h)))
+    throw Error(ErrorCode::state, "gsr: the handle was freed by gs_free (a stale pointer); set up a new one");
+  throw Error(ErrorCode::state, "gsr: the handle is not a live gs_setup handle (never set up)");
 }
 
 MPI_Comm comm_of(const gs_data* h) {
-  return h && live_handles.count(h) ? h->handle.comm() : MPI_COMM_WORLD;
+  const LiveHandle* live = h ? find_live(h) : nullptr;
+  return live ? live->handle.comm() : MPI_COMM_WORLD;
 }
 
-int start_request(gs_data& h, gsr::Request request) {
+int start_request(LiveHandle& h, gsr::Request request) {
   std::size_t index = 0;
   while (index < h.requests.size() && h.requests[index]) ++index;
   if (index == static_cast<std::size_t>(requests_per_handle)) {
@@ -71,6 +110,7 @@ int start_request(gs_data& h, gsr::Request request) {
 }  // namespace gsr::capi
 
 using gsr::capi::guarded;
+using gsr::capi::LiveHandle;
 
 namespace {
 gsr::Transpose transpose_of(unsigned t) { return t ? gsr::Transpose::yes : gsr::Transpose::no; }
@@ -118,12 +158,10 @@ struct gs_data* gs_setup(const slong* id, uint n, const struct comm* comm, int u
   guarded("gs_setup", comm ? comm->c : MPI_COMM_WORLD, [&] {
     if (!comm) throw gsr::Error(gsr::ErrorCode::invalid_argument, "gsr: struct comm pointer is NULL");
     gsr::SetupOptions options{unique != 0, static_cast<gsr::Method>(method), verbose != 0};
-    auto data = std::unique_ptr<gs_data>(new gs_data{
+    auto live = std::unique_ptr<LiveHandle>(new LiveHandle{
         gsr::Handle(std::span<const std::int64_t>(id, n), comm->c, options), 0, {}});
-    data->serial = gsr::capi::allocate_serial();
-    gsr::capi::live_handles.insert(data.get());
-    gsr::capi::handles_by_serial[data->serial] = data.get();
-    result = data.release();
+    live->serial = gsr::capi::allocate_serial();
+    result = gsr::capi::register_handle(std::move(live));
   });
   return result;
 }
@@ -186,8 +224,8 @@ void gs_wait(int handle) {
   const int serial = handle / gsr::capi::requests_per_handle;
   const auto index = static_cast<std::size_t>(handle % gsr::capi::requests_per_handle);
   auto found = gsr::capi::handles_by_serial.find(serial);
-  gs_data* h = found == gsr::capi::handles_by_serial.end() ? nullptr : found->second;
-  guarded("gs_wait", gsr::capi::comm_of(h), [&] {
+  LiveHandle* h = found == gsr::capi::handles_by_serial.end() ? nullptr : found->second;
+  guarded("gs_wait", h ? h->handle.comm() : MPI_COMM_WORLD, [&] {
     if (handle < 0 || !h || index >= h->requests.size() || !h->requests[index])
       throw gsr::Error(gsr::ErrorCode::state,
                        "gsr: request " + std::to_string(handle) + " is not in flight (already waited for, or never started)");
@@ -210,9 +248,7 @@ void gs_free(struct gs_data* gsh) {
     if (h.handle.pending_requests() > 0)
       throw gsr::Error(gsr::ErrorCode::state, "gsr: the handle has " + std::to_string(h.handle.pending_requests()) +
                                                   " request(s) in flight; gs_wait for them before gs_free");
-    gsr::capi::live_handles.erase(gsh);
-    gsr::capi::handles_by_serial.erase(gsh->serial);
-    delete gsh;
+    gsr::capi::unregister_handle(gsh);
   });
 }
 

@@ -132,6 +132,25 @@ TEST_F(CapiBadInput, GsAfterGsFree) {
   EXPECT_EQ(v, (std::vector<double>{1.0, 2.0, 3.0}));
 }
 
+// A pointer kept after gs_free is refused even when a handle set up since lives at the
+// address the freed one had (malloc hands a freed block of the same size straight back),
+// and the new handle is untouched by the refused call.
+TEST_F(CapiBadInput, StaleHandleAfterNewSetup) {
+  struct gs_data* const stale = h;
+  gs_free(h);
+  h = gs_setup(ids.data(), static_cast<uint>(ids.size()), &comm, 0, gs_pairwise, 0);
+  ASSERT_NE(h, nullptr) << gsr_last_error_message();
+  std::vector<double> v = {1.0, 2.0, 3.0};
+  gs(v.data(), gs_double, gs_add, 0, stale, nullptr);
+  expect_failed(GSR_ERR_STATE, {"freed"}, "gs with a handle freed before the current one was set up");
+  EXPECT_EQ(v, (std::vector<double>{1.0, 2.0, 3.0})) << "data changed by a rejected call";
+  gs_free(stale);
+  expect_failed(GSR_ERR_STATE, {"freed"}, "gs_free of a stale handle");
+  EXPECT_STREQ(gsr_method_name(stale), "");
+  expect_failed(GSR_ERR_STATE, {"freed"}, "gsr_method_name of a stale handle");
+  expect_still_works();
+}
+
 TEST_F(CapiBadInput, UnknownMethodCode) {
   struct gs_data* bad = gs_setup(ids.data(), static_cast<uint>(ids.size()), &comm, 0, static_cast<gs_method>(9), 0);
   EXPECT_EQ(bad, nullptr);
