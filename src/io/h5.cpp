@@ -77,19 +77,36 @@ static H5O_type_t object_type(hid_t location, const char* path) {
 bool is_dataset(hid_t location, const char* path) { return object_type(location, path) == H5O_TYPE_DATASET; }
 bool is_group(hid_t location, const char* path) { return object_type(location, path) == H5O_TYPE_GROUP; }
 
+namespace {
+
+/// H5Tequal compares every property (size, precision, offset, padding, order, sign, bit
+/// fields), so a match means HDF5's conversions handle the type as designed.
+bool is_standard_number(hid_t type) {
+  const hid_t standard[] = {H5T_STD_I8LE,   H5T_STD_I8BE,   H5T_STD_U8LE,   H5T_STD_U8BE,   H5T_STD_I16LE,
+                            H5T_STD_I16BE,  H5T_STD_U16LE,  H5T_STD_U16BE,  H5T_STD_I32LE,  H5T_STD_I32BE,
+                            H5T_STD_U32LE,  H5T_STD_U32BE,  H5T_STD_I64LE,  H5T_STD_I64BE,  H5T_STD_U64LE,
+                            H5T_STD_U64BE,  H5T_IEEE_F32LE, H5T_IEEE_F32BE, H5T_IEEE_F64LE, H5T_IEEE_F64BE};
+  return std::any_of(std::begin(standard), std::end(standard),
+                     [type](hid_t candidate) { return H5Tequal(type, candidate) > 0; });
+}
+
+}  // namespace
+
 TypeInfo type_info(hid_t type) {
   TypeInfo info;
   info.type_class = H5Tget_class(type);
   info.size = H5Tget_size(type);
   if (info.type_class == H5T_INTEGER) info.is_signed = H5Tget_sign(type) == H5T_SGN_2;
+  info.standard = is_standard_number(type);
   return info;
 }
 
 std::string TypeInfo::describe() const {
   const std::string bits = std::to_string(size * 8) + "-bit ";
+  const std::string layout = standard ? "" : " with a nonstandard bit layout";
   switch (type_class) {
-    case H5T_INTEGER: return bits + (is_signed ? "signed integer" : "unsigned integer");
-    case H5T_FLOAT: return bits + "float";
+    case H5T_INTEGER: return bits + (is_signed ? "signed integer" : "unsigned integer") + layout;
+    case H5T_FLOAT: return bits + "float" + layout;
     case H5T_STRING: return "string";
     case H5T_COMPOUND: return "compound";
     case H5T_ARRAY: return "array";
@@ -123,80 +140,106 @@ std::string attribute_name(const std::string& object, const char* name) {
   return "attribute '" + std::string(name) + "' of " + object;
 }
 
-/// An attribute opened for reading, its type, and its name for messages.
+/// An attribute opened for reading, its type, its dataspace, and its name for messages.
 struct OpenAttribute {
   std::string what;
   Id attribute;
   Id type;
+  std::vector<hsize_t> shape;
 };
 
 OpenAttribute open_attribute(const FileContext& file, hid_t owner, const std::string& object, const char* name) {
-  OpenAttribute open{attribute_name(object, name), Id(), Id()};
-  if (H5Aexists(owner, name) <= 0) file.fail(open.what + ": missing");
+  OpenAttribute open{attribute_name(object, name), Id(), Id(), {}};
+  if (!attribute_exists(owner, name)) file.fail(open.what + ": missing");
   open.attribute = Id(H5Aopen(owner, name, H5P_DEFAULT));
   if (!open.attribute) file.fail_hdf5(open.what + ": cannot be opened");
   open.type = Id(H5Aget_type(open.attribute.get()));
+  if (!open.type) file.fail_hdf5(open.what + ": cannot read its type");
+  Id space(H5Aget_space(open.attribute.get()));
+  const H5S_class_t space_class = space ? H5Sget_simple_extent_type(space.get()) : H5S_NO_CLASS;
+  if (space_class != H5S_SCALAR && space_class != H5S_SIMPLE) file.fail(open.what + ": has no readable dataspace");
+  open.shape = shape_of(space.get());
   return open;
 }
 
-hssize_t attribute_points(const FileContext& file, hid_t attribute, const std::string& what) {
-  Id space(H5Aget_space(attribute));
-  if (!space) file.fail_hdf5(what + ": cannot read its dataspace");
-  return H5Sget_simple_extent_npoints(space.get());
+/// A scalar or a one-dimensional array of at most `max_values` values; returns the count.
+std::size_t check_small_array(const FileContext& file, const OpenAttribute& open, std::size_t max_values) {
+  const std::vector<hsize_t>& shape = open.shape;
+  if (shape.size() > 1 || (shape.size() == 1 && (shape[0] == 0 || shape[0] > max_values)))
+    file.fail(open.what + ": has shape " + describe_shape(shape) + ", expected " +
+              (max_values == 1 ? std::string("a single value") : "1 to " + std::to_string(max_values) + " values"));
+  return shape.empty() ? 1 : static_cast<std::size_t>(shape[0]);
+}
+
+/// The attribute's type is a standard one of class `a` (or `b`), which HDF5 converts safely.
+void check_number_type(const FileContext& file, const OpenAttribute& open, H5T_class_t a, H5T_class_t b,
+                       const char* expected) {
+  const TypeInfo info = type_info(open.type.get());
+  if ((info.type_class != a && info.type_class != b) || !info.standard)
+    file.fail(open.what + ": has type " + info.describe() + ", expected " + expected);
 }
 
 }  // namespace
 
+bool attribute_exists(hid_t owner, const char* name) { return H5Aexists(owner, name) > 0; }
+
 std::int64_t read_int_attribute(const FileContext& file, hid_t owner, const std::string& object,
                                 const char* name) {
-  const auto [what, attribute, type] = open_attribute(file, owner, object, name);
-  const TypeInfo info = type_info(type.get());
-  if (info.type_class != H5T_INTEGER)
-    file.fail(what + ": has type " + info.describe() + ", expected an integer");
-  if (attribute_points(file, attribute.get(), what) != 1)
-    file.fail(what + ": expected a single value");
+  const OpenAttribute open = open_attribute(file, owner, object, name);
+  check_number_type(file, open, H5T_INTEGER, H5T_INTEGER, "an integer");
+  check_small_array(file, open, 1);
   long long value = 0;
-  if (H5Aread(attribute.get(), H5T_NATIVE_LLONG, &value) < 0) file.fail_hdf5(what + ": cannot be read");
+  if (H5Aread(open.attribute.get(), H5T_NATIVE_LLONG, &value) < 0) file.fail_hdf5(open.what + ": cannot be read");
   return value;
 }
+
+namespace {
+
+// Longer than any value the format uses; a damaged size must not become an allocation.
+constexpr std::size_t max_string_attribute = 4096;
+
+std::string read_variable_string(const FileContext& file, const OpenAttribute& open) {
+  Id memory_type(H5Tcopy(H5T_C_S1));
+  H5Tset_size(memory_type.get(), H5T_VARIABLE);
+  char* text = nullptr;
+  if (H5Aread(open.attribute.get(), memory_type.get(), &text) < 0) file.fail_hdf5(open.what + ": cannot be read");
+  std::string value = text ? std::string(text, strnlen(text, max_string_attribute)) : std::string();
+  H5free_memory(text);
+  return value;
+}
+
+std::string read_fixed_string(const FileContext& file, const OpenAttribute& open) {
+  const std::size_t size = H5Tget_size(open.type.get());
+  if (size == 0 || size > max_string_attribute)
+    file.fail(open.what + ": is a string of " + std::to_string(size) + " bytes, expected 1 to " +
+              std::to_string(max_string_attribute));
+  std::vector<char> text(size + 1, '\0');
+  Id memory_type(H5Tcopy(H5T_C_S1));
+  H5Tset_size(memory_type.get(), size);
+  if (H5Aread(open.attribute.get(), memory_type.get(), text.data()) < 0)
+    file.fail_hdf5(open.what + ": cannot be read");
+  return std::string(text.data(), std::strlen(text.data()));
+}
+
+}  // namespace
 
 std::string read_string_attribute(const FileContext& file, hid_t owner, const std::string& object,
                                   const char* name) {
-  const auto [what, attribute, type] = open_attribute(file, owner, object, name);
-  if (H5Tget_class(type.get()) != H5T_STRING)
-    file.fail(what + ": has type " + type_info(type.get()).describe() + ", expected a string");
-  if (attribute_points(file, attribute.get(), what) != 1)
-    file.fail(what + ": expected a single string");
-  std::string value;
-  if (H5Tis_variable_str(type.get()) > 0) {
-    Id memory_type(H5Tcopy(H5T_C_S1));
-    H5Tset_size(memory_type.get(), H5T_VARIABLE);
-    char* text = nullptr;
-    if (H5Aread(attribute.get(), memory_type.get(), &text) < 0) file.fail_hdf5(what + ": cannot be read");
-    if (text) value = text;
-    H5free_memory(text);
-  } else {
-    const std::size_t size = H5Tget_size(type.get());
-    std::vector<char> text(size + 1, '\0');
-    Id memory_type(H5Tcopy(H5T_C_S1));
-    H5Tset_size(memory_type.get(), size);
-    if (H5Aread(attribute.get(), memory_type.get(), text.data()) < 0)
-      file.fail_hdf5(what + ": cannot be read");
-    value.assign(text.data(), std::strlen(text.data()));
-  }
-  return value;
+  const OpenAttribute open = open_attribute(file, owner, object, name);
+  if (H5Tget_class(open.type.get()) != H5T_STRING)
+    file.fail(open.what + ": has type " + type_info(open.type.get()).describe() + ", expected a string");
+  check_small_array(file, open, 1);
+  return H5Tis_variable_str(open.type.get()) > 0 ? read_variable_string(file, open) : read_fixed_string(file, open);
 }
 
 std::vector<double> read_double_array_attribute(const FileContext& file, hid_t owner,
-                                                const std::string& object, const char* name) {
-  const auto [what, attribute, type] = open_attribute(file, owner, object, name);
-  const TypeInfo info = type_info(type.get());
-  if (info.type_class != H5T_FLOAT && info.type_class != H5T_INTEGER)
-    file.fail(what + ": has type " + info.describe() + ", expected numbers");
-  const hssize_t count = attribute_points(file, attribute.get(), what);
-  std::vector<double> values(static_cast<std::size_t>(std::max<hssize_t>(count, 0)));
-  if (!values.empty() && H5Aread(attribute.get(), H5T_NATIVE_DOUBLE, values.data()) < 0)
-    file.fail_hdf5(what + ": cannot be read");
+                                                const std::string& object, const char* name,
+                                                std::size_t max_values) {
+  const OpenAttribute open = open_attribute(file, owner, object, name);
+  check_number_type(file, open, H5T_FLOAT, H5T_INTEGER, "numbers");
+  std::vector<double> values(check_small_array(file, open, max_values));
+  if (H5Aread(open.attribute.get(), H5T_NATIVE_DOUBLE, values.data()) < 0)
+    file.fail_hdf5(open.what + ": cannot be read");
   return values;
 }
 

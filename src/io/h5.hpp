@@ -98,6 +98,10 @@ struct TypeInfo {
   H5T_class_t type_class = H5T_NO_CLASS;
   std::size_t size = 0;
   bool is_signed = false;
+  // One of HDF5's standard integer or IEEE float types (either byte order). A damaged file
+  // can declare an integer or float whose precision, offset or bit fields do not fit its
+  // size, and HDF5's conversion then reads outside its buffers: never read such a type.
+  bool standard = false;
   std::string describe() const;  // e.g. "64-bit signed integer", "32-bit float"
 };
 TypeInfo type_info(hid_t type);
@@ -112,8 +116,12 @@ std::int64_t read_int_attribute(const FileContext& file, hid_t owner, const std:
                                 const char* name);
 std::string read_string_attribute(const FileContext& file, hid_t owner, const std::string& object,
                                   const char* name);
+/// At most `max_values` numbers, as a scalar or a one-dimensional array.
 std::vector<double> read_double_array_attribute(const FileContext& file, hid_t owner,
-                                                const std::string& object, const char* name);
+                                                const std::string& object, const char* name,
+                                                std::size_t max_values);
+/// Whether `owner` has the attribute (false also when HDF5 cannot tell).
+bool attribute_exists(hid_t owner, const char* name);
 
 void write_int_attribute(const FileContext& file, hid_t owner, const char* name, std::int64_t value);
 void write_string_attribute(const FileContext& file, hid_t owner, const char* name,

@@ -13,6 +13,8 @@
 #include <filesystem>
 #include <functional>
 #include <limits>
+#include <new>
+#include <stdexcept>
 
 namespace gsr {
 
@@ -58,7 +60,7 @@ const ElementType float64_type{H5T_FLOAT, 8, "64-bit float"};
 void check_type(const FileContext& file, hid_t dataset, const char* path, const ElementType& expected) {
   Id type(H5Dget_type(dataset));
   const TypeInfo info = type_info(type.get());
-  const bool ok = info.type_class == expected.type_class && info.size == expected.size &&
+  const bool ok = info.type_class == expected.type_class && info.size == expected.size && info.standard &&
                   (expected.type_class != H5T_INTEGER || info.is_signed);
   if (!ok) file.fail(dataset_name(path) + ": has type " + info.describe() + ", expected " + expected.name);
 }
@@ -94,6 +96,7 @@ Id open_optional_dataset(const FileContext& file, hid_t handle, const char* path
 
 void check_format_attributes(const FileContext& file, hid_t handle) {
   Id root(H5Gopen2(handle, "/", H5P_DEFAULT));
+  if (!root) file.fail_hdf5(root_object + ": cannot be opened");
   const std::string format = read_string_attribute(file, root.get(), root_object, "format");
   if (format != format_name)
     file.fail("attribute 'format' of group '/': is '" + format + "', expected '" + format_name + "'");
@@ -108,6 +111,7 @@ void read_mesh_attributes(const FileContext& file, hid_t handle, MeshInfo& info)
   if (!link_exists(handle, mesh_group)) file.fail(mesh_object + ": missing");
   if (!is_group(handle, mesh_group)) file.fail("'/mesh' is not a group");
   Id group(H5Gopen2(handle, mesh_group, H5P_DEFAULT));
+  if (!group) file.fail_hdf5(mesh_object + ": cannot be opened");
   const std::int64_t dim = read_int_attribute(file, group.get(), mesh_object, "dim");
   if (dim != 2 && dim != 3)
     file.fail("attribute 'dim' of group '/mesh': is " + std::to_string(dim) + ", expected 2 or 3");
@@ -118,8 +122,8 @@ void read_mesh_attributes(const FileContext& file, hid_t handle, MeshInfo& info)
   info.dim = static_cast<int>(dim);
   info.order = static_cast<int>(order);
 
-  if (H5Aexists(group.get(), "periods") > 0) {
-    const std::vector<double> periods = read_double_array_attribute(file, group.get(), mesh_object, "periods");
+  if (attribute_exists(group.get(), "periods")) {
+    const std::vector<double> periods = read_double_array_attribute(file, group.get(), mesh_object, "periods", 3);
     if (periods.size() != static_cast<std::size_t>(dim))
       file.fail("attribute 'periods' of group '/mesh': has " + std::to_string(periods.size()) +
                 " values, expected dim = " + std::to_string(dim));
@@ -165,7 +169,7 @@ void open_optional_datasets(OpenMesh& mesh) {
   mesh.partition = open_optional_dataset(file, handle, partition_path, int32_type, {elements},
                                          "[E], one rank per element");
   info.has_partition = static_cast<bool>(mesh.partition);
-  if (info.has_partition && H5Aexists(mesh.partition.get(), "ranks") > 0) {
+  if (info.has_partition && attribute_exists(mesh.partition.get(), "ranks")) {
     const std::int64_t ranks = read_int_attribute(file, mesh.partition.get(), dataset_name(partition_path), "ranks");
     if (ranks < 1 || ranks > std::numeric_limits<int>::max())
       file.fail("attribute 'ranks' of " + dataset_name(partition_path) + ": is " + std::to_string(ranks) +
@@ -193,12 +197,78 @@ void check_same_arguments(const std::string& path, int distribution, MPI_Comm co
                                          "distribution (every rank must pass the same)");
 }
 
+/// The last byte a read may touch: the smaller of the file's size and HDF5's end of
+/// allocated space (a read beyond either fails, on the reading rank alone).
+haddr_t readable_end(const OpenMesh& mesh) {
+  std::error_code ec;
+  const auto size = std::filesystem::file_size(mesh.file.path(), ec);
+  haddr_t end = ec ? 0 : static_cast<haddr_t>(size);
+  haddr_t allocated = HADDR_UNDEF;
+  if (H5Fget_eoa(mesh.handle.get(), &allocated) >= 0 && allocated != HADDR_UNDEF) end = std::min(end, allocated);
+  return end;
+}
+
+void check_extent(const FileContext& file, const char* path, haddr_t address, hsize_t bytes, haddr_t end,
+                  const std::string& part) {
+  if (address == HADDR_UNDEF) return;  // never written: reads give the fill value
+  if (address > end || bytes > end - address)
+    file.fail(dataset_name(path) + ": " + part + " lies at bytes " + std::to_string(address) + " to " +
+              std::to_string(address + bytes) + ", beyond the end of the file (" + std::to_string(end) +
+              " bytes): damaged or truncated");
+}
+
+/// Where a dataset's values are stored lies inside the file: the whole of a contiguous
+/// dataset, every chunk of a chunked one (this walks the whole chunk index, so a damaged
+/// index fails here rather than in one rank's part of a collective read).
+void check_storage(const OpenMesh& mesh, hid_t dataset, const char* path) {
+  const FileContext& file = mesh.file;
+  const haddr_t end = readable_end(mesh);
+  Id properties(H5Dget_create_plist(dataset));
+  const H5D_layout_t layout = properties ? H5Pget_layout(properties.get()) : H5D_LAYOUT_ERROR;
+  if (layout == H5D_CONTIGUOUS) {
+    check_extent(file, path, H5Dget_offset(dataset), H5Dget_storage_size(dataset), end, "its data");
+  } else if (layout == H5D_CHUNKED) {
+    Id space(H5Dget_space(dataset));
+    hsize_t chunks = 0;
+    if (!space || H5Dget_num_chunks(dataset, space.get(), &chunks) < 0)
+      file.fail_hdf5(dataset_name(path) + ": its chunk index cannot be read");
+    for (hsize_t k = 0; k < chunks; ++k) {
+      haddr_t address = HADDR_UNDEF;
+      hsize_t bytes = 0;
+      if (H5Dget_chunk_info(dataset, space.get(), k, nullptr, nullptr, &address, &bytes) < 0)
+        file.fail_hdf5(dataset_name(path) + ": its chunk index cannot be read");
+      check_extent(file, path, address, bytes, end, "chunk " + std::to_string(k));
+    }
+  } else if (layout != H5D_COMPACT) {
+    file.fail(dataset_name(path) + ": has a storage layout other than contiguous, chunked or compact");
+  }
+}
+
+/// Opens `path` with the serial (sec2) driver and validates everything a parallel read
+/// relies on: attributes, datasets, types, shapes and where the data lies. One rank does
+/// this before the collective open: on a damaged file, HDF5's parallel open and reads can
+/// fail on one rank while the others wait inside a collective call of HDF5's own.
+void check_structure_serially(const std::string& path) {
+  OpenMesh mesh(path);
+  if (!std::filesystem::exists(path)) mesh.file.fail(diagnose_unopenable(path));
+  mesh.handle = Id(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT));
+  if (!mesh.handle) {
+    const std::string detail = last_hdf5_message();
+    mesh.file.fail(diagnose_unopenable(path) + (detail.empty() ? "" : " (HDF5: " + detail + ")"));
+  }
+  validate(mesh);
+  for (const auto& [dataset, dataset_path] : {std::pair{mesh.ids.get(), global_ids_path},
+                                              std::pair{mesh.coordinates.get(), coordinates_path},
+                                              std::pair{mesh.partition.get(), partition_path}})
+    if (dataset >= 0) check_storage(mesh, dataset, dataset_path);
+}
+
 OpenMesh open_mesh(const std::string& path, MPI_Comm comm, int distribution) {
   check_same_arguments(path, distribution, comm);
   OpenMesh mesh(path);
   QuietHdf5 quiet;
   agreed(comm, [&] {
-    if (!std::filesystem::exists(path)) mesh.file.fail(diagnose_unopenable(path));
+    if (detail::comm_rank(comm) == 0) check_structure_serially(path);
   });
   Id access = mpio_file_access(comm);
   mesh.handle = Id(H5Fopen(path.c_str(), H5F_ACC_RDONLY, access.get()));
@@ -210,6 +280,19 @@ OpenMesh open_mesh(const std::string& path, MPI_Comm comm, int distribution) {
   });
   agreed(comm, [&] { validate(mesh); });
   return mesh;
+}
+
+/// `count` values for `what` on this rank. Running out of memory is an io error naming the
+/// file and the size: a damaged file can declare sizes that no machine holds.
+template <class T>
+std::vector<T> allocate(const FileContext& file, const std::string& what, std::size_t count) {
+  try {
+    return std::vector<T>(count);
+  } catch (const std::bad_alloc&) {
+  } catch (const std::length_error&) {
+  }
+  file.fail(what + ": out of memory: this rank needs " + std::to_string(count) + " values of " +
+            std::to_string(sizeof(T)) + " bytes");
 }
 
 /// Every rank: the partition exists and, if it says for how many ranks, is for this many.
@@ -231,8 +314,9 @@ std::vector<std::int32_t> read_owners(const OpenMesh& mesh, MPI_Comm comm, int r
                                       std::int64_t last, hid_t transfer) {
   const FileContext& file = mesh.file;
   const std::string name = dataset_name(partition_path);
-  std::vector<std::int32_t> owners(static_cast<std::size_t>(last - first));
+  std::vector<std::int32_t> owners;
   agreed(comm, [&] {
+    owners = allocate<std::int32_t>(file, name, static_cast<std::size_t>(last - first));
     read_rows(file, mesh.partition.get(), name, H5T_NATIVE_INT32,
               {{static_cast<hsize_t>(first), static_cast<hsize_t>(last - first)}}, owners.data(), transfer);
   });
@@ -293,12 +377,15 @@ std::vector<std::int64_t> partitioned_elements(const OpenMesh& mesh, MPI_Comm co
 }
 
 /// This rank's contiguous block of elements.
-std::vector<std::int64_t> block_elements(std::int64_t elements, MPI_Comm comm) {
+std::vector<std::int64_t> block_elements(const OpenMesh& mesh, MPI_Comm comm) {
   int rank = 0, ranks = 1;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &ranks);
-  const auto [first, last] = block_range(elements, rank, ranks);
-  std::vector<std::int64_t> mine(static_cast<std::size_t>(last - first));
+  const auto [first, last] = block_range(mesh.info.elements, rank, ranks);
+  std::vector<std::int64_t> mine;
+  agreed(comm, [&] {
+    mine = allocate<std::int64_t>(mesh.file, dataset_name(global_ids_path) + " (element list)", static_cast<std::size_t>(last - first));
+  });
   for (std::size_t k = 0; k < mine.size(); ++k) mine[k] = first + static_cast<std::int64_t>(k);
   return mine;
 }
@@ -320,19 +407,20 @@ Mesh read_mesh(const std::string& path, MPI_Comm comm, ReadOptions options) {
 
   mesh.elements = options.distribution == Distribution::partition
                       ? partitioned_elements(file_mesh, comm, transfer.get())
-                      : block_elements(mesh.info.elements, comm);
+                      : block_elements(file_mesh, comm);
 
   const std::vector<RowRun> runs = row_runs(mesh.elements);
   const std::size_t nodes = mesh.elements.size() * static_cast<std::size_t>(mesh.nodes_per_element());
   agreed(comm, [&] {
-    mesh.ids.resize(nodes);
+    mesh.ids = allocate<std::int64_t>(file_mesh.file, dataset_name(global_ids_path), nodes);
     read_rows(file_mesh.file, file_mesh.ids.get(), dataset_name(global_ids_path), H5T_NATIVE_INT64, runs,
               mesh.ids.data(), transfer.get());
   });
   mesh.info.has_coordinates = options.coordinates && mesh.info.has_coordinates;
   if (mesh.info.has_coordinates) {
     agreed(comm, [&] {
-      mesh.coordinates.resize(nodes * static_cast<std::size_t>(mesh.dim()));
+      mesh.coordinates = allocate<double>(file_mesh.file, dataset_name(coordinates_path),
+                                          nodes * static_cast<std::size_t>(mesh.dim()));
       read_rows(file_mesh.file, file_mesh.coordinates.get(), dataset_name(coordinates_path),
                 H5T_NATIVE_DOUBLE, runs, mesh.coordinates.data(), transfer.get());
     });

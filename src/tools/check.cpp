@@ -138,6 +138,78 @@ struct Subject {
   const SpreadValues* spread_or_null() const { return spread ? &*spread : nullptr; }
 };
 
+// ---- where a problem is ----------------------------------------------------------------
+
+/// An entry of the mesh: its file element, its node in that element and the rank holding it
+/// (element -1: no entry).
+struct Location {
+  std::int64_t element = -1;
+  std::int64_t node = -1;
+  int rank = -1;
+
+  explicit operator bool() const { return element >= 0; }
+  std::string entry() const { return "element " + std::to_string(element) + ", node " + std::to_string(node); }
+  std::string text() const { return entry() + " (rank " + std::to_string(rank) + ")"; }
+};
+
+/// Collective: the first entry over all ranks (lowest file element, then node) at whose
+/// local index `found(i)` holds, so the answer does not depend on the distribution.
+template <class Predicate>
+Location first_entry(const Subject& subject, Predicate&& found) {
+  const auto nodes = static_cast<std::int64_t>(subject.mesh.nodes_per_element());
+  constexpr std::int64_t none = std::numeric_limits<std::int64_t>::max();
+  std::int64_t local = none;
+  for (std::size_t i = 0; i < subject.mesh.ids.size(); ++i)
+    if (found(i)) {
+      const auto k = static_cast<std::int64_t>(i);
+      local = std::min(local, subject.mesh.elements[static_cast<std::size_t>(k / nodes)] * nodes + k % nodes);
+    }
+  const std::int64_t global = reduce_int(local, MPI_MIN, subject.comm);
+  if (global == none) return {};
+  const auto holder = reduce_int(local == global ? subject.rank : std::numeric_limits<int>::max(), MPI_MIN, subject.comm);
+  return {global / nodes, global % nodes, static_cast<int>(holder)};
+}
+
+/// The report's problems, each with the rank where its first instance was found (kept in
+/// "run": the problems themselves depend on the mesh alone).
+struct Problems {
+  json texts = json::array();
+  json ranks = json::array();
+
+  void add(const std::string& text, const Location& where) {
+    texts.push_back(where ? text + "; first at " + where.entry() : text);
+    ranks.push_back(where ? json(where.rank) : json(nullptr));
+  }
+};
+
+// ---- values gather-scatter cannot measure ------------------------------------------------
+
+/// Throws the same error on every rank when `where` names an entry.
+void fail_at(const std::string& path, const Location& where, const std::string& what) {
+  if (where) throw Error(ErrorCode::invalid_argument, "file '" + path + "': " + what + " at " + where.text());
+}
+
+/// -2^63 has no absolute value: no gather-scatter id can be it (the library refuses it).
+void require_representable_ids(const Subject& subject, const std::string& path) {
+  const auto& ids = subject.mesh.ids;
+  const Location where =
+      first_entry(subject, [&](std::size_t i) { return ids[i] == std::numeric_limits<std::int64_t>::min(); });
+  fail_at(path, where, "id -9223372036854775808 (-2^63, which has no absolute value, so it is no gather-scatter id)");
+}
+
+/// NaN or infinite coordinates make every spread and comparison meaningless.
+void require_finite_coordinates(const Subject& subject, const std::string& path) {
+  if (!subject.mesh.has_coordinates()) return;
+  const auto dim = static_cast<std::size_t>(subject.mesh.dim());
+  const auto& x = subject.mesh.coordinates;
+  auto non_finite = [&](std::size_t i) {
+    return std::any_of(x.begin() + static_cast<std::ptrdiff_t>(i * dim),
+                       x.begin() + static_cast<std::ptrdiff_t>((i + 1) * dim),
+                       [](double value) { return !std::isfinite(value); });
+  };
+  fail_at(path, first_entry(subject, non_finite), "a coordinate that is NaN or infinite (coordinates must be finite)");
+}
+
 Subject load_subject(const CheckOptions& options, MPI_Comm comm) {
   ReadOptions read;
   read.distribution = options.distribution;
@@ -147,6 +219,8 @@ Subject load_subject(const CheckOptions& options, MPI_Comm comm) {
   subject.comm = comm;
   MPI_Comm_rank(comm, &subject.rank);
   subject.entries = mesh.info.elements * static_cast<std::int64_t>(mesh.nodes_per_element());
+  require_representable_ids(subject, options.path);
+  require_finite_coordinates(subject, options.path);
   subject.ids.resize(mesh.ids.size());
   std::transform(mesh.ids.begin(), mesh.ids.end(), subject.ids.begin(),
                  [](std::int64_t id) { return id < 0 ? -id : id; });
@@ -197,6 +271,19 @@ Answers answers_of(Handle& handle, const Subject& subject) {
   return a;
 }
 
+double relative_difference(double reference, double other) {
+  return std::abs(reference - other) / std::max(1.0, std::abs(reference));
+}
+
+/// Whether entry i's answers differ (integers and min/max bitwise, sums beyond rounding).
+bool entry_differs(const Answers& reference, const Answers& other, std::size_t i) {
+  const std::size_t width = reference.low.size() / std::max<std::size_t>(reference.sums.size(), 1);
+  for (std::size_t c = i * width; c < (i + 1) * width; ++c)
+    if (reference.low[c] != other.low[c] || reference.high[c] != other.high[c]) return true;
+  return reference.multiplicity[i] != other.multiplicity[i] ||
+         relative_difference(reference.sums[i], other.sums[i]) > 1e-12;
+}
+
 /// Compares a method's answers with the reference: integers and min/max must match
 /// bitwise, sums to rounding. Returns "" when they agree, else what differs.
 std::string compare_answers(const Answers& reference, const Answers& other, MPI_Comm comm) {
@@ -206,10 +293,8 @@ std::string compare_answers(const Answers& reference, const Answers& other, MPI_
   for (std::size_t i = 0; i < reference.low.size(); ++i)
     extreme_differences += (reference.low[i] != other.low[i]) + (reference.high[i] != other.high[i]);
   double worst_relative = 0;
-  for (std::size_t i = 0; i < reference.sums.size(); ++i) {
-    const double scale = std::max(1.0, std::abs(reference.sums[i]));
-    worst_relative = std::max(worst_relative, std::abs(reference.sums[i] - other.sums[i]) / scale);
-  }
+  for (std::size_t i = 0; i < reference.sums.size(); ++i)
+    worst_relative = std::max(worst_relative, relative_difference(reference.sums[i], other.sums[i]));
   multiplicity_differences = reduce_int(multiplicity_differences, MPI_SUM, comm);
   extreme_differences = reduce_int(extreme_differences, MPI_SUM, comm);
   worst_relative = reduce_double(worst_relative, MPI_MAX, comm);
@@ -232,20 +317,28 @@ struct IdCounts {
   std::int64_t zero = 0, negative = 0, out_of_range = 0, largest = 0, repeating_elements = 0;
 };
 
-/// This rank's elements that hold one nonzero id at two of their own nodes.
-std::int64_t elements_repeating_an_id(const Subject& subject) {
+/// This rank's entries whose nonzero id an earlier node of their own element also holds.
+std::vector<bool> entries_repeating_an_id(const Subject& subject) {
   const auto nodes = static_cast<std::size_t>(subject.mesh.nodes_per_element());
-  std::vector<std::int64_t> element_ids(nodes);
-  std::int64_t repeating = 0;
+  std::vector<bool> repeats(subject.ids.size(), false);
+  std::vector<std::pair<std::int64_t, std::size_t>> element_ids(nodes);  // (id, node)
   for (std::size_t k = 0; k < subject.mesh.local_elements(); ++k) {
-    std::copy_n(subject.ids.begin() + static_cast<std::ptrdiff_t>(k * nodes), nodes, element_ids.begin());
+    for (std::size_t a = 0; a < nodes; ++a) element_ids[a] = {subject.ids[k * nodes + a], a};
     std::sort(element_ids.begin(), element_ids.end());
     for (std::size_t a = 1; a < nodes; ++a)
-      if (element_ids[a] != 0 && element_ids[a] == element_ids[a - 1]) {
-        ++repeating;
-        break;
-      }
+      if (element_ids[a].first != 0 && element_ids[a].first == element_ids[a - 1].first)
+        repeats[k * nodes + element_ids[a].second] = true;
   }
+  return repeats;
+}
+
+/// This rank's elements with a repeating entry.
+std::int64_t elements_repeating_an_id(const Subject& subject, const std::vector<bool>& repeats) {
+  const auto nodes = static_cast<std::size_t>(subject.mesh.nodes_per_element());
+  std::int64_t repeating = 0;
+  for (std::size_t k = 0; k < subject.mesh.local_elements(); ++k)
+    repeating += std::any_of(repeats.begin() + static_cast<std::ptrdiff_t>(k * nodes),
+                             repeats.begin() + static_cast<std::ptrdiff_t>((k + 1) * nodes), [](bool r) { return r; });
   return repeating;
 }
 
@@ -258,7 +351,7 @@ IdCounts count_ids(const Subject& subject) {
     counts.out_of_range += subject.ids[i] > subject.entries;
     counts.largest = std::max(counts.largest, subject.ids[i]);
   }
-  counts.repeating_elements = elements_repeating_an_id(subject);
+  counts.repeating_elements = elements_repeating_an_id(subject, entries_repeating_an_id(subject));
   const MPI_Comm comm = subject.comm;
   counts.zero = reduce_int(counts.zero, MPI_SUM, comm);
   counts.negative = reduce_int(counts.negative, MPI_SUM, comm);
@@ -269,7 +362,9 @@ IdCounts count_ids(const Subject& subject) {
 }
 
 /// The "ids" member; `distinct` comes from the multiplicities.
-json report_ids(const IdCounts& counts, std::int64_t distinct, std::int64_t entries, json& problems) {
+json report_ids(const Subject& subject, const IdCounts& counts, std::int64_t distinct, Problems& problems) {
+  const std::int64_t entries = subject.entries;
+  const std::vector<std::int64_t>& mesh_ids = subject.mesh.ids;
   json ids;
   ids["max"] = counts.largest;
   ids["zero"] = counts.zero;
@@ -279,16 +374,20 @@ json report_ids(const IdCounts& counts, std::int64_t distinct, std::int64_t entr
   ids["distinct"] = distinct;
   ids["compact"] = distinct == counts.largest && counts.zero == 0;
   if (counts.zero)
-    problems.push_back(std::to_string(counts.zero) + " zero ids (every node of a mesh needs an id >= 1)");
+    problems.add(std::to_string(counts.zero) + " zero ids (every node of a mesh needs an id >= 1)",
+                 first_entry(subject, [&](std::size_t i) { return mesh_ids[i] == 0; }));
   if (counts.negative)
-    problems.push_back(std::to_string(counts.negative) +
-                       " negative ids (flags belong in gather-scatter calls, not in mesh files)");
+    problems.add(std::to_string(counts.negative) + " negative ids (flags belong in gather-scatter calls, not in mesh files)",
+                 first_entry(subject, [&](std::size_t i) { return mesh_ids[i] < 0; }));
   if (counts.out_of_range)
-    problems.push_back(std::to_string(counts.out_of_range) + " ids out of range (above E*(N+1)^dim = " +
-                       std::to_string(entries) + ", more than there are entries)");
-  if (counts.repeating_elements)
-    problems.push_back(std::to_string(counts.repeating_elements) +
-                       " elements hold the same id at two of their own nodes");
+    problems.add(std::to_string(counts.out_of_range) + " ids out of range (above E*(N+1)^dim = " +
+                     std::to_string(entries) + ", more than there are entries)",
+                 first_entry(subject, [&](std::size_t i) { return subject.ids[i] > entries; }));
+  if (counts.repeating_elements) {
+    const std::vector<bool> repeats = entries_repeating_an_id(subject);
+    problems.add(std::to_string(counts.repeating_elements) + " elements hold the same id at two of their own nodes",
+                 first_entry(subject, [&](std::size_t i) { return repeats[i]; }));
+  }
   return ids;
 }
 
@@ -325,7 +424,8 @@ MultiplicityCounts count_multiplicities(const Subject& subject, const Answers& a
   return counts;
 }
 
-json report_multiplicities(const MultiplicityCounts& counts, json& problems) {
+json report_multiplicities(const Subject& subject, const Answers& answers, const MultiplicityCounts& counts,
+                           Problems& problems) {
   json groups = json::object();
   for (const auto& [multiplicity, count] : counts.groups) groups[std::to_string(multiplicity)] = count;
   json multiplicity;
@@ -333,9 +433,15 @@ json report_multiplicities(const MultiplicityCounts& counts, json& problems) {
   multiplicity["entries_by_node_kind"] = counts.by_kind;
   multiplicity["unshared_boundary_entries"] = counts.unshared_boundary;
   multiplicity["shared_interior_entries"] = counts.shared_interior;
-  if (counts.shared_interior)
-    problems.push_back(std::to_string(counts.shared_interior) +
-                       " element-interior entries are shared with other copies (an interior GLL node belongs to one element)");
+  if (counts.shared_interior) {
+    const std::vector<int> boundary = boundary_axes(subject.mesh.dim(), subject.mesh.order());
+    const auto nodes = static_cast<std::size_t>(subject.mesh.nodes_per_element());
+    problems.add(std::to_string(counts.shared_interior) +
+                     " element-interior entries are shared with other copies (an interior GLL node belongs to one element)",
+                 first_entry(subject, [&](std::size_t i) {
+                   return subject.ids[i] != 0 && boundary[i % nodes] == 0 && answers.multiplicity[i] > 1;
+                 }));
+  }
   return multiplicity;
 }
 
@@ -407,7 +513,7 @@ SpreadSummary summarize_spreads(const Subject& subject, const Answers& answers, 
   return summary;
 }
 
-json check_coordinates(const Subject& subject, const Answers& answers, double tolerance_option, json& problems) {
+json check_coordinates(const Subject& subject, const Answers& answers, double tolerance_option, Problems& problems) {
   json coordinates;
   coordinates["checked"] = subject.spread.has_value();
   if (!subject.spread) return coordinates;
@@ -425,7 +531,7 @@ json check_coordinates(const Subject& subject, const Answers& answers, double to
     text.precision(17);
     text << spreads.groups_over << " groups have copies whose coordinates differ by more than " << tolerance
          << "; worst: id " << spreads.worst_id << ", spread " << spreads.worst;
-    problems.push_back(text.str());
+    problems.add(text.str(), first_entry(subject, [&](std::size_t i) { return subject.ids[i] == spreads.worst_id; }));
   }
   return coordinates;
 }
@@ -448,7 +554,7 @@ json describe_run(const CheckOptions& options, const Handle& handle, MPI_Comm co
 /// Reruns the answers with every concrete method: a disagreement with `reference` (the
 /// main run's, by `reference_method`) is a problem; a method that cannot be set up is
 /// "unavailable", not a problem of the mesh.
-json compare_methods(const Subject& subject, const Answers& reference, Method reference_method, json& problems) {
+json compare_methods(const Subject& subject, const Answers& reference, Method reference_method, Problems& problems) {
   json methods = json::object();
   for (const Method method : concrete_methods) {
     json& entry = methods[std::string(to_string(method))];
@@ -456,12 +562,14 @@ json compare_methods(const Subject& subject, const Answers& reference, Method re
       SetupOptions other;
       other.method = method;
       Handle candidate(subject.ids, subject.comm, other);
-      const std::string difference = compare_answers(reference, answers_of(candidate, subject), subject.comm);
+      const Answers answers = answers_of(candidate, subject);
+      const std::string difference = compare_answers(reference, answers, subject.comm);
       entry["status"] = difference.empty() ? "same" : "different";
       if (!difference.empty()) {
         entry["detail"] = difference;
-        problems.push_back("method " + std::string(to_string(method)) + " disagrees with " +
-                           std::string(to_string(reference_method)) + ": " + difference);
+        problems.add("method " + std::string(to_string(method)) + " disagrees with " +
+                         std::string(to_string(reference_method)) + ": " + difference,
+                     first_entry(subject, [&](std::size_t i) { return entry_differs(reference, answers, i); }));
       }
     } catch (const Error& e) {
       entry["status"] = "unavailable";
@@ -483,18 +591,19 @@ json check_mesh(const CheckOptions& options, MPI_Comm comm) {
   const MultiplicityCounts multiplicities = count_multiplicities(subject, answers);
 
   json report;
-  json problems = json::array();
+  Problems problems;
   report["report"] = "gsr-check";
   report["version"] = 1;
   report["mesh"] = describe_mesh(subject);
-  report["ids"] = report_ids(id_counts, multiplicities.distinct, subject.entries, problems);
-  report["multiplicity"] = report_multiplicities(multiplicities, problems);
+  report["ids"] = report_ids(subject, id_counts, multiplicities.distinct, problems);
+  report["multiplicity"] = report_multiplicities(subject, answers, multiplicities, problems);
   report["coordinates"] = check_coordinates(subject, answers, options.tolerance, problems);
   report["run"] = describe_run(options, handle, comm);
   if (options.compare_methods)
     report["run"]["methods"] = compare_methods(subject, answers, handle.stats().method, problems);
-  report["problems"] = problems;
-  report["consistent"] = problems.empty();
+  report["run"]["problem_ranks"] = problems.ranks;
+  report["problems"] = problems.texts;
+  report["consistent"] = problems.texts.empty();
   return report;
 }
 
@@ -541,7 +650,13 @@ std::string summarize(const json& report) {
   for (const auto& [name, entry] : run.at("methods").items())
     if (entry.at("status") == "unavailable")
       out << "  WARNING: method " << name << " could not be checked: " << entry.at("detail").get<std::string>() << "\n";
-  for (const auto& problem : report.at("problems")) out << "  PROBLEM: " << problem.get<std::string>() << "\n";
+  const json& problems = report.at("problems");
+  const json ranks = run.value("problem_ranks", json::array());
+  for (std::size_t p = 0; p < problems.size(); ++p) {
+    out << "  PROBLEM: " << problems[p].get<std::string>();
+    if (p < ranks.size() && ranks[p].is_number()) out << " (rank " << ranks[p].get<int>() << ")";
+    out << "\n";
+  }
   out << "  result        " << (report.at("consistent").get<bool>() ? "CONSISTENT" : "INCONSISTENT") << "\n";
   return out.str();
 }

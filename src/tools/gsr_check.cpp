@@ -3,8 +3,11 @@
 //   mpiexec -n P gsr-check FILE.h5 [--json] [--expect REPORT.json] [--method NAME]
 //
 // Exit codes: 0 consistent (and matching --expect), 1 inconsistent mesh, 2 the file cannot
-// be loaded (missing, not HDF5, malformed), 3 the report differs from --expect (or that
-// report cannot be read); command-line mistakes give CLI11's codes (non-zero).
+// be loaded (missing, not HDF5, malformed, too big for memory), 3 the report differs from
+// --expect (or that report cannot be read); command-line mistakes give CLI11's codes
+// (non-zero). The first that applies wins: a file that cannot be loaded has no report to
+// be inconsistent or to compare, and a mismatch with --expect outranks an inconsistency
+// the saved report may already hold. Every rank returns the same code.
 #include "tools/check.hpp"
 
 #include <CLI/CLI.hpp>
@@ -13,6 +16,7 @@
 
 #include <fstream>
 #include <iostream>
+#include <new>
 #include <sstream>
 #include <stdexcept>
 
@@ -74,6 +78,12 @@ int run(const Arguments& args, MPI_Comm comm, int rank) {
   } catch (const gsr::Error& e) {
     if (rank == 0) std::cerr << "gsr-check: error: " << e.what() << "\n";
     return e.code() == gsr::ErrorCode::io ? unreadable : inconsistent;
+  } catch (const std::bad_alloc&) {
+    // The loader reports its own allocations (with their sizes) as io errors; this is the
+    // check's working memory, on this rank.
+    std::cerr << "gsr-check: error: file '" << args.check.path << "': out of memory on rank " << rank
+              << " while checking the mesh\n";
+    return unreadable;
   }
   const Expectation expectation =
       args.expect_path.empty() ? Expectation{} : compare_with_expected(args.expect_path, report);

@@ -105,6 +105,20 @@ void write_with(const std::string& path, const Defect& defect) {
 
 hid_t group(hid_t file, const char* path) { return H5Gopen2(file, path, H5P_DEFAULT); }
 
+/// A 32-bit integer attribute of which only 16 bits are significant: a valid HDF5 type, but
+/// not a standard one (a damaged file declares such layouts, and worse).
+void narrow_int_attribute(hid_t owner, const char* name, long long value) {
+  H5Adelete(owner, name);
+  hid_t type = H5Tcopy(H5T_STD_I32LE);
+  check(H5Tset_precision(type, 16), "H5Tset_precision");
+  hid_t space = H5Screate(H5S_SCALAR);
+  hid_t attribute = check_id(H5Acreate2(owner, name, type, space, H5P_DEFAULT, H5P_DEFAULT), name);
+  check(H5Awrite(attribute, H5T_NATIVE_LLONG, &value), name);
+  H5Aclose(attribute);
+  H5Sclose(space);
+  H5Tclose(type);
+}
+
 struct Case {
   BadMesh mesh;
   std::function<void(const std::string& path)> write;
@@ -168,6 +182,8 @@ const std::vector<Case>& cases() {
                             [](hid_t f, GoodData&) { int_attribute(group(f, "/mesh"), "dim", 4); }));
     c.push_back(defect_case({"dim_string", "attribute 'dim' of group '/mesh'", "expected an integer"},
                             [](hid_t f, GoodData&) { string_attribute(group(f, "/mesh"), "dim", "2"); }));
+    c.push_back(defect_case({"dim_nonstandard_integer", "attribute 'dim' of group '/mesh'", "nonstandard bit layout"},
+                            [](hid_t f, GoodData&) { narrow_int_attribute(group(f, "/mesh"), "dim", 2); }));
     c.push_back(defect_case({"order_0", "attribute 'order' of group '/mesh'", "expected 1 to"},
                             [](hid_t f, GoodData&) { int_attribute(group(f, "/mesh"), "order", 0); }));
     c.push_back(defect_case({"order_3", "dataset '/mesh/global_ids'", "expected [E, 16]"},
@@ -273,5 +289,35 @@ void write_bad_meshes(const std::string& directory) {
 }
 
 void write_good_mesh(const std::string& path) { write_with(path, {}); }
+
+void write_huge_mesh(const std::string& path) {
+  write_with(path, [](hid_t f, GoodData&) {
+    H5Ldelete(f, "/mesh/coordinates", H5P_DEFAULT);
+    H5Ldelete(f, "/mesh/partition", H5P_DEFAULT);
+    H5Ldelete(f, "/mesh/global_ids", H5P_DEFAULT);
+    const hsize_t shape[2] = {huge_elements, nodes}, chunk[2] = {1024, nodes};
+    hid_t space = H5Screate_simple(2, shape, nullptr);
+    hid_t properties = H5Pcreate(H5P_DATASET_CREATE);
+    check(H5Pset_chunk(properties, 2, chunk), "H5Pset_chunk");
+    H5Dclose(check_id(H5Dcreate2(f, "/mesh/global_ids", H5T_STD_I64LE, space, H5P_DEFAULT, properties, H5P_DEFAULT),
+                      "huge global_ids"));
+    H5Pclose(properties);
+    H5Sclose(space);
+  });
+}
+
+void write_mesh_with_id(const std::string& path, int element, int node, std::int64_t id) {
+  write_with(path, [=](hid_t f, GoodData& d) {
+    d.ids[static_cast<std::size_t>(element * nodes + node)] = id;
+    dataset(f, "/mesh/global_ids", H5T_STD_I64LE, {elements, nodes}, H5T_NATIVE_INT64, d.ids.data());
+  });
+}
+
+void write_mesh_with_coordinate(const std::string& path, int element, int node, int axis, double value) {
+  write_with(path, [=](hid_t f, GoodData& d) {
+    d.coordinates[static_cast<std::size_t>((element * nodes + node) * dim + axis)] = value;
+    dataset(f, "/mesh/coordinates", H5T_IEEE_F64LE, {elements, nodes, dim}, H5T_NATIVE_DOUBLE, d.coordinates.data());
+  });
+}
 
 }  // namespace gsr::testing

@@ -3,6 +3,7 @@
 // and the gsr-check tests (tests/tools, through the make-bad-meshes program).
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -24,5 +25,18 @@ void write_bad_meshes(const std::string& directory);
 
 /// A valid reference mesh of the same shape as the corpus (2-D, order 2, 4 elements).
 void write_good_mesh(const std::string& path);
+
+// Files beyond the corpus, each the reference mesh with one change. Serial.
+
+/// Declares 2^40 elements (chunked /mesh/global_ids, no chunk written: a small file), more
+/// than any rank can hold.
+inline constexpr unsigned long long huge_elements = 1ULL << 40;
+void write_huge_mesh(const std::string& path);
+
+/// Node `node` of element `element` (0-based) gets id `id`.
+void write_mesh_with_id(const std::string& path, int element, int node, std::int64_t id);
+
+/// Coordinate `axis` of that node gets `value`.
+void write_mesh_with_coordinate(const std::string& path, int element, int node, int axis, double value);
 
 }  // namespace gsr::testing

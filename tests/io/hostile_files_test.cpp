@@ -1,0 +1,78 @@
+// hostile_files_test.cpp — the loader against damage beyond the bad-file corpus (run at
+// P = 2): a flipped superblock byte that once left rank 0 in a barrier and rank 1 inside
+// HDF5's collective open, and a file declaring more elements than memory holds. Each is
+// an io error on every rank, naming the file; nothing hangs.
+#include "bad_meshes.hpp"
+#include "scratch_dir.hpp"
+
+#include <gsr/mesh.hpp>
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <iterator>
+
+namespace {
+
+using gsr::testing::ScratchDir;
+
+/// A copy of `source` with byte `offset` xor-ed with `mask` (rank 0 writes it).
+void write_flipped_copy(const std::string& source, const std::string& target, std::size_t offset,
+                        unsigned char mask) {
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank == 0) {
+    std::ifstream in(source, std::ios::binary);
+    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    ASSERT_GT(bytes.size(), offset);
+    bytes[offset] = static_cast<char>(static_cast<unsigned char>(bytes[offset]) ^ mask);
+    std::ofstream(target, std::ios::binary) << bytes;
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+}
+
+/// Reads `path` on every rank and expects an io error naming it and saying `problem`.
+void expect_io_error(const std::string& path, const std::string& problem) {
+  try {
+    (void)gsr::read_mesh(path, MPI_COMM_WORLD);
+    ADD_FAILURE() << path << ": loaded without error";
+  } catch (const gsr::Error& e) {
+    const std::string message = e.what();
+    EXPECT_EQ(e.code(), gsr::ErrorCode::io) << message;
+    EXPECT_NE(message.find("file '" + path + "'"), std::string::npos) << message;
+    EXPECT_NE(message.find(problem), std::string::npos) << message;
+  }
+}
+
+TEST(HostileFiles, FlippedSuperblockByteFailsOnEveryRankWithoutHanging) {
+  ScratchDir dir("gsr-hostile-superblock");
+  const std::string path = dir.file("flipped.h5");
+  write_flipped_copy(std::string(GSR_SOURCE_DIR) + "/meshes/two_element.h5", path, 33, 0xff);
+  expect_io_error(path, "HDF5 cannot open");
+}
+
+TEST(HostileFiles, MoreElementsThanMemoryIsAnIoErrorWithTheSize) {
+  ScratchDir dir("gsr-hostile-huge");
+  const std::string path = dir.file("huge.h5");
+  int rank = 0, ranks = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  if (rank == 0) gsr::testing::write_huge_mesh(path);
+  MPI_Barrier(MPI_COMM_WORLD);
+  const auto per_rank = static_cast<unsigned long long>(gsr::block_range(
+      static_cast<std::int64_t>(gsr::testing::huge_elements), 0, ranks)[1]);
+  expect_io_error(path, "out of memory: this rank needs " + std::to_string(per_rank) + " values");
+}
+
+TEST(HostileFiles, HugeMeshInfoStillLoads) {
+  ScratchDir dir("gsr-hostile-huge-info");
+  const std::string path = dir.file("huge.h5");
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank == 0) gsr::testing::write_huge_mesh(path);
+  MPI_Barrier(MPI_COMM_WORLD);
+  EXPECT_EQ(gsr::read_mesh_info(path, MPI_COMM_WORLD).elements,
+            static_cast<std::int64_t>(gsr::testing::huge_elements));
+}
+
+}  // namespace
