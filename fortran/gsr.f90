@@ -40,6 +40,7 @@ module gsr
   integer, parameter, public :: gsr_err_io = 5
   integer, parameter, public :: gsr_err_mpi = 6
   integer, parameter, public :: gsr_err_internal = 7
+  integer, parameter, public :: gsr_err_timeout = 8
   integer, parameter, public :: gsr_errors_abort = 0
   integer, parameter, public :: gsr_errors_return = 1
 

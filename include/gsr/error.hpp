@@ -16,6 +16,7 @@ enum class ErrorCode : int {
   io = 5,                // a file could not be read or written, or is malformed
   mpi = 6,               // an MPI call failed
   internal = 7,          // a bug in gsr
+  timeout = 8,           // a call waited longer than GSR_TIMEOUT seconds for other ranks
 };
 
 class Error : public std::runtime_error {

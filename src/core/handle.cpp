@@ -61,23 +61,49 @@ HandleState::Slot& HandleState::idle_slot(const Kernels* kernels, std::size_t k,
   return *slots[index];
 }
 
-void HandleState::fail_call(const CallInfo& info, ErrorCode code, const std::string& message) {
+CallInfo HandleState::numbered(const CallInfo& info) noexcept {
+  CallInfo call = info;
+  call.call = ++ledger.calls;
+  return call;
+}
+
+void HandleState::waiting(const Workspace& ws, double seconds) {
+  auto call = [&] { return "gsr: handle #" + std::to_string(ledger.serial) + ", call #" + std::to_string(ws.info.call); };
+  if (const std::optional<FreeNotice> gone = ledger.listen(ws.info.call))
+    throw Error(ErrorCode::mismatch, call() + ": rank " + std::to_string(gone->rank) +
+                                         " freed this handle (or reached MPI_Finalize) after " +
+                                         std::to_string(gone->calls) + " calls, so it will never join this call; "
+                                         "a rank skipped or added a call");
+  if (ledger.timeout <= 0 || seconds <= ledger.timeout) return;
+  std::string ranks;
+  for (int r : exchange->awaited(ws)) ranks += (ranks.empty() ? "" : ", ") + std::to_string(r);
+  char waited[64];
+  std::snprintf(waited, sizeof waited, "%.1f s (GSR_TIMEOUT = %g s)", seconds, ledger.timeout);
+  throw Error(ErrorCode::timeout, call() + " (" + ws.info.describe() + ", method " +
+                                      std::string(to_string(exchange->method())) + ") waited " + waited + " for " +
+                                      (ranks.empty() ? "all ranks (a collective)" : "rank(s) " + ranks) +
+                                      "; did a rank skip this call, or stop?");
+}
+
+void HandleState::fail_call(const CallInfo& unnumbered, ErrorCode code, const std::string& message) {
+  const CallInfo info = numbered(unnumbered);
   std::size_t index = 0;
   Slot& slot = idle_slot(nullptr, info.k, index);
   slot.ws.info = info;
   slot.ws.kernels = nullptr;  // no data: the headers say own_failure
   exchange->start(slot.ws);
-  exchange->finish(slot.ws);
+  exchange->finish(slot.ws, this);
   throw Error(code, message);
 }
 
-std::size_t HandleState::start(const DataRef& data, std::size_t length, const CallInfo& info) {
+std::size_t HandleState::start(const DataRef& data, std::size_t length, const CallInfo& unnumbered) {
   const Kernels* kernels = nullptr;
-  const std::string problem = validate(data, length, info, kernels);
-  if (!problem.empty()) fail_call(info, ErrorCode::invalid_argument, problem);
+  const std::string problem = validate(data, length, unnumbered, kernels);
+  if (!problem.empty()) fail_call(unnumbered, ErrorCode::invalid_argument, problem);
   if (pending + 1 >= CallTags::span)
-    fail_call(info, ErrorCode::state, "gsr: " + std::to_string(pending) +
+    fail_call(unnumbered, ErrorCode::state, "gsr: " + std::to_string(pending) +
                                           " requests of this handle are in flight; wait for some before starting more");
+  const CallInfo info = numbered(unnumbered);
 
   std::size_t index = 0;
   Slot& slot = idle_slot(kernels, info.k, index);
@@ -120,7 +146,7 @@ void HandleState::finish(std::size_t index) {
       --state.pending;
     }
   } release{*this, slot};
-  exchange->finish(slot.ws);
+  exchange->finish(slot.ws, this);
   slot.ws.kernels->scatter(slot.data, receiving(slot.ws.info.transpose), 0, plan.shared_groups, slot.ws.results.data());
 }
 

@@ -3,6 +3,7 @@
 // plan and the method are built complete before the state exists and never change.
 #pragma once
 
+#include "core/ledger.hpp"
 #include "exchange/exchange.hpp"
 #include "local/kernels.hpp"
 #include "mpi/comm.hpp"
@@ -16,12 +17,14 @@
 
 namespace gsr::detail {
 
-struct HandleState {
-  HandleState(OwnedComm comm, Plan plan, std::unique_ptr<Exchange> exchange, Stats stats);
+struct HandleState final : WaitWatch {
+  HandleState(OwnedComm comm, Plan plan, std::unique_ptr<Exchange> exchange, Stats stats, CallLedger ledger);
   HandleState(const HandleState&) = delete;
   HandleState& operator=(const HandleState&) = delete;
+  /// gs_free: the neighbours learn how many calls this rank made (core/ledger.hpp).
+  ~HandleState();
 
-  const OwnedComm comm;  // our duplicate, MPI_ERRORS_RETURN
+  OwnedComm comm;  // our duplicate, MPI_ERRORS_RETURN; handed on to retire() at free
   const Plan plan;
   const std::unique_ptr<Exchange> exchange;
   /// Largest number of values (one component) any single message of the method carries;
@@ -37,6 +40,11 @@ struct HandleState {
   };
   std::vector<std::unique_ptr<Slot>> slots;
   std::size_t pending = 0;
+  CallLedger ledger;  // calls made, neighbours' free notices, GSR_TIMEOUT
+
+  /// While a call waits: fails it if a neighbour freed the handle after fewer calls, or
+  /// after GSR_TIMEOUT seconds.
+  void waiting(const Workspace& ws, double seconds) override;
 
   /// Validates and begins one call; returns the slot. `length` is the number of values at
   /// data.base for the vec layout (ignored for many). Throws Error on bad arguments, after
@@ -62,6 +70,8 @@ struct HandleState {
                        const Kernels*& kernels) const;
 
 private:
+  /// The call's info, numbered (CallInfo::call).
+  CallInfo numbered(const CallInfo& info) noexcept;
   Slot& idle_slot(const Kernels* kernels, std::size_t k, std::size_t& index);
 };
 

@@ -56,12 +56,13 @@ void agree_on_setup_arguments(MPI_Comm comm, Method method, bool unique) {
 /// Collective over `user_comm`: every rank's arguments are checked and agreed on before
 /// anything else collective happens, so a bad argument on one rank fails every rank.
 MethodRequest check_setup_arguments(std::span<const std::int64_t> ids, MPI_Comm user_comm,
-                                    const SetupOptions& options) {
+                                    const SetupOptions& options, double& timeout) {
   require_communicator(user_comm, "setup");
   MethodRequest request;
   collectively(user_comm, [&] {
     check_ids(ids);
     request = resolve_method(options);
+    timeout = timeout_from_environment();
   });
   agree_on_setup_arguments(user_comm, request.method, options.unique);
   return request;
@@ -71,7 +72,17 @@ MethodRequest check_setup_arguments(std::span<const std::int64_t> ids, MPI_Comm 
 struct LocalSetup {
   Plan plan;
   Holders holders;
+  std::vector<int> neighbors;  // the other ranks that hold any of this rank's shared ids
 };
+
+std::vector<int> other_holders(const Holders& holders, int rank) {
+  std::vector<int> ranks;
+  for (int r : holders.items)
+    if (r != rank) ranks.push_back(r);
+  std::sort(ranks.begin(), ranks.end());
+  ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
+  return ranks;
+}
 
 LocalSetup discover_and_plan(std::span<const std::int64_t> ids, bool unique, const OwnedComm& comm) {
   const int rank = comm.rank();
@@ -86,6 +97,7 @@ LocalSetup discover_and_plan(std::span<const std::int64_t> ids, bool unique, con
     local.plan = build_plan(ids, order, topo, rank, comm.size());
   }
   local.holders = std::move(topo.holders);
+  local.neighbors = other_holders(local.holders, rank);
   return local;
 }
 
@@ -151,23 +163,39 @@ std::size_t largest_message_values(const std::vector<StageStats>& stages) {
 
 }  // namespace
 
-HandleState::HandleState(OwnedComm owned, Plan built_plan, std::unique_ptr<Exchange> method, Stats setup_stats)
+HandleState::HandleState(OwnedComm owned, Plan built_plan, std::unique_ptr<Exchange> method, Stats setup_stats,
+                         CallLedger call_ledger)
     : comm(std::move(owned)), plan(std::move(built_plan)), exchange(std::move(method)),
-      max_message_values(largest_message_values(setup_stats.stages)), stats(std::move(setup_stats)) {}
+      max_message_values(largest_message_values(setup_stats.stages)), stats(std::move(setup_stats)),
+      ledger(std::move(call_ledger)) {
+  ledger.comm = comm.get();
+  track(&ledger);
+}
+
+HandleState::~HandleState() {
+  untrack(&ledger);
+  retire(std::move(ledger), std::move(comm));
+}
 
 }  // namespace detail
 
 Handle::Handle(std::span<const std::int64_t> ids, MPI_Comm user_comm, SetupOptions options) {
   using namespace detail;
   const double begin = MPI_Wtime();
-  const MethodRequest request = check_setup_arguments(ids, user_comm, options);
+  double timeout = 0;
+  const MethodRequest request = check_setup_arguments(ids, user_comm, options, timeout);
   OwnedComm comm(user_comm);
   LocalSetup local = discover_and_plan(ids, options.unique, comm);
   ChosenExchange chosen = build_method(request, ExchangeInputs{local.plan, local.holders, comm.get()});
   local.holders = Holders{};  // only the exchange constructors read them
   Stats stats = describe(local.plan, ids.size(), chosen, comm.get());
+  static std::uint64_t handles_set_up = 0;  // on this rank; every rank numbers its handles alike
+  CallLedger ledger;
+  ledger.serial = ++handles_set_up;
+  ledger.neighbors = std::move(local.neighbors);
+  ledger.timeout = timeout;
   state_ = std::make_shared<HandleState>(std::move(comm), std::move(local.plan), std::move(chosen.exchange),
-                                         std::move(stats));
+                                         std::move(stats), std::move(ledger));
   state_->stats.setup_seconds = MPI_Wtime() - begin;
 
   if (options.verbose && state_->comm.rank() == 0) {

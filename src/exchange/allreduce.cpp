@@ -4,7 +4,8 @@
 // the header and 8 bytes per slot, a length every rank knows whatever its call, so ranks
 // that disagree about the call (or whose arguments were bad) still make matching
 // collectives. Its header says whether everyone agreed: OR of the signatures and OR of
-// their complements share a bit exactly when two signatures differ; OR of the failed flags.
+// their complements share a bit exactly when two signatures differ (likewise the call
+// numbers, in the two halves of one word); OR of the failed flags.
 // Rows wider than 8 bytes (more than one double or two floats) take a second collective for
 // the rest, made only when every rank agreed, so a plain k = 1 call costs one collective.
 #include "exchange/allreduce.hpp"
@@ -22,8 +23,8 @@ namespace gsr::detail {
 namespace {
 
 constexpr int slot_tag = 9;  // setup: leaders send slot numbers to the other holders
-constexpr std::size_t header_words = 4;  // signature, ~signature, failed, unused
-constexpr std::size_t signature_word = 0, complement_word = 1, failed_word = 2;
+constexpr std::size_t header_words = 4;  // signature, ~signature, failed, call number and its complement
+constexpr std::size_t signature_word = 0, complement_word = 1, failed_word = 2, call_word = 3;
 constexpr std::size_t header_bytes = header_words * sizeof(std::uint64_t);
 constexpr std::size_t first_slot_bytes = 8;  // per slot in the first collective
 
@@ -127,6 +128,8 @@ std::size_t AllreduceExchange::bytes() const noexcept {
 
 std::vector<MessageStats> AllreduceExchange::messages() const { return {}; }
 
+std::vector<int> AllreduceExchange::awaited(const Workspace&) const { return {}; }
+
 std::vector<StageStats> AllreduceExchange::stages() const {
   if (total_slots_ == 0) return {};
   // Modelled on recursive doubling: every round sends the whole buffer (k = 1 of double).
@@ -153,7 +156,9 @@ void AllreduceExchange::begin(Workspace& ws) {
   const std::size_t length = header_bytes + slots * std::max(first_slot_bytes, sc.row_bytes);
   ws.recv.assign(length, std::byte{0});
   const std::uint64_t signature = ws.info.signature();
-  const std::uint64_t header[header_words] = {signature, ~signature, ws.kernels ? 0u : 1u, 0};
+  const std::uint64_t call = ws.info.call_tag();
+  const std::uint64_t header[header_words] = {signature, ~signature, ws.kernels ? 0u : 1u,
+                                             call | (~call << 32)};
   std::memcpy(ws.recv.data(), header, header_bytes);
   if (ws.kernels) {
     std::byte* slot_data = ws.recv.data() + header_bytes;
@@ -204,8 +209,10 @@ bool AllreduceExchange::advance(Workspace& ws) {
 }
 
 bool AllreduceExchange::agreed(const Workspace& ws) const {
+  const std::uint64_t calls = header_word(ws, call_word);
   return header_word(ws, failed_word) == 0 &&
-         (header_word(ws, signature_word) & header_word(ws, complement_word)) == 0;
+         (header_word(ws, signature_word) & header_word(ws, complement_word)) == 0 &&
+         (calls & (calls >> 32) & 0xffffffffu) == 0;
 }
 
 void AllreduceExchange::check_agreement(Workspace& ws) const {
@@ -215,8 +222,9 @@ void AllreduceExchange::check_agreement(Workspace& ws) const {
                                       " rejected its arguments for this call (see its error); no values "
                                       "were exchanged");
   else if (!agreed(ws))
-    check.fail(ErrorCode::mismatch, "gsr: ranks disagree about the call: this rank called with " +
-                                        ws.info.describe() + ", at least one other rank with something else");
+    check.fail(ErrorCode::mismatch, "gsr: ranks disagree about call #" + std::to_string(ws.info.call) +
+                                        " of this handle: this rank called with " + ws.info.describe() +
+                                        ", at least one other rank with something else or in another call");
   check.throw_if_failed();
 }
 

@@ -39,12 +39,14 @@ public:
   std::vector<MessageStats> messages() const override;
   int neighbors() const noexcept override { return rounds_; }
   std::size_t bytes() const noexcept override;
+  std::vector<int> awaited(const Workspace& ws) const override;
 
 private:
   enum class Phase;
   struct Scratch;
   void begin(Workspace& ws) override;
   bool advance(Workspace& ws) override;
+  void release_requests(Workspace&) noexcept override {}  // a collective's request cannot be freed
   bool step(Workspace& ws);  // moves the call's collectives on; true once none is in flight
   bool agreed(const Workspace& ws) const;
   void check_agreement(Workspace& ws) const;

@@ -226,6 +226,17 @@ std::vector<MessageStats> CrystalRouterExchange::messages() const {
   return out;
 }
 
+std::vector<int> CrystalRouterExchange::awaited(const Workspace& ws) const {
+  std::vector<int> ranks;
+  const auto* sc = dynamic_cast<const Scratch*>(ws.scratch.get());
+  if (!sc || sc->next_stage >= stages_.size()) return ranks;
+  const Stage& st = stages_[sc->next_stage];
+  for (std::size_t i = 0; i < st.sources.size(); ++i)
+    if (!(sc->received & (1u << i))) ranks.push_back(st.sources[i]);
+  if (ranks.empty()) ranks.push_back(st.send_to);  // waiting for the send to be taken
+  return ranks;
+}
+
 std::vector<StageStats> CrystalRouterExchange::stages() const {
   std::vector<StageStats> out;
   for (const Stage& s : stages_) out.push_back(StageStats{1, s.send_row.size()});
@@ -277,7 +288,7 @@ void CrystalRouterExchange::post_stage(Workspace& ws, Scratch& sc, std::size_t d
   const Stage& st = stages_[d];
   const std::size_t row = sc.row_bytes;
   std::byte* out = ws.send.data() + sc.send_offset[d];
-  const MessageHeader header{ws.info.signature(), sc.problem};
+  const MessageHeader header = MessageHeader::of(ws.info, sc.problem);
   std::memcpy(out, &header, header_bytes);
   std::size_t length = header_bytes;
   if (sc.problem == HeaderStatus::ok) {

@@ -47,6 +47,7 @@ public:
   std::vector<MessageStats> messages() const override;
   int neighbors() const noexcept override { return neighbors_; }
   std::size_t bytes() const noexcept override;
+  std::vector<int> awaited(const Workspace& ws) const override;
 
   /// One stage as seen from this rank.
   struct Stage {

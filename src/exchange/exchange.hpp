@@ -79,6 +79,16 @@ struct Workspace {
   }
 };
 
+/// Looked at now and then while finish waits for a call (not on the first, immediate look),
+/// with the seconds waited so far. Throws to give up on the call (e.g. a timeout).
+class WaitWatch {
+public:
+  virtual void waiting(const Workspace& ws, double seconds) = 0;
+
+protected:
+  ~WaitWatch() = default;
+};
+
 class Exchange {
 public:
   virtual ~Exchange();
@@ -90,7 +100,12 @@ public:
   /// Completes the call (advancing every call in flight on this rank meanwhile), then
   /// ws.results holds the combined values (unless this rank's own arguments were bad).
   /// Throws Error(mismatch) if a peer's call differs, Error(remote) if a peer failed.
-  void finish(Workspace& ws);
+  /// If `watch` throws, the method gives up on all its calls in flight (see abandon) and
+  /// finish rethrows.
+  void finish(Workspace& ws, WaitWatch* watch = nullptr);
+
+  /// The ranks whose messages the call still waits for; empty for a collective of all ranks.
+  virtual std::vector<int> awaited(const Workspace& ws) const = 0;
 
   virtual std::vector<StageStats> stages() const = 0;
   virtual std::vector<MessageStats> messages() const = 0;
@@ -108,11 +123,19 @@ protected:
   /// Does what can be done without waiting; true once the call is complete (ws.results
   /// filled). Throws on failure; the engine records the error for finish.
   virtual bool advance(Workspace& ws) = 0;
+  /// Lets go of the call's point-to-point requests (they complete, or not, without us).
+  virtual void release_requests(Workspace& ws) noexcept;
 
 private:
+  void wait_watched(Workspace& ws, WaitWatch& watch);
+  /// Every call in flight fails with `why` (the one being waited for gets the watch's own
+  /// error), and every later start throws Error(state): the messages of the calls given up
+  /// on may still arrive and would be taken for a later call's.
+  void abandon(const std::string& why) noexcept;
   void advance_calls() noexcept;  // this method's calls, in start order, while they complete
   void unlink_busy() noexcept;
 
+  std::string abandoned_;  // why the calls were given up on; empty while the method works
   Workspace* first_in_flight_ = nullptr;
   Workspace* last_in_flight_ = nullptr;
   Exchange* next_busy_ = nullptr;  // the process's methods with calls in flight

@@ -71,6 +71,13 @@ std::vector<MessageStats> PairwiseExchange::messages() const {
   return out;
 }
 
+std::vector<int> PairwiseExchange::awaited(const Workspace& ws) const {
+  std::vector<int> ranks;
+  for (std::size_t j = 0; j < neighbor_ranks_.size(); ++j)
+    if (ws.blocks.size() > 1 + j && !ws.blocks[1 + j]) ranks.push_back(neighbor_ranks_[j]);
+  return ranks;
+}
+
 std::vector<StageStats> PairwiseExchange::stages() const {
   return {StageStats{neighbor_ranks_.size(), neighbor_groups_.items.size()}};
 }
@@ -79,7 +86,7 @@ void PairwiseExchange::begin(Workspace& ws) {
   // A rank whose arguments were bad sends every neighbour a header saying so.
   const std::size_t nn = neighbor_ranks_.size();
   const std::size_t row = ws.kernels ? ws.info.k * ws.kernels->value_size : 0;
-  const MessageHeader header{ws.info.signature(), ws.kernels ? HeaderStatus::ok : HeaderStatus::own_failure};
+  const MessageHeader header = MessageHeader::of(ws.info, ws.kernels ? HeaderStatus::ok : HeaderStatus::own_failure);
   std::size_t total = 0;
   for (std::size_t j = 0; j < nn; ++j) total += message_bytes(j, row);
   ws.tag = tags_.next();

@@ -16,6 +16,7 @@ public:
   std::vector<MessageStats> messages() const override;
   int neighbors() const noexcept override { return static_cast<int>(neighbor_ranks_.size()); }
   std::size_t bytes() const noexcept override;
+  std::vector<int> awaited(const Workspace& ws) const override;
 
 private:
   void begin(Workspace& ws) override;

@@ -6,6 +6,8 @@
 
 #include "mpi/checked.hpp"
 
+#include <string>
+
 namespace gsr::detail {
 
 namespace {
@@ -22,6 +24,9 @@ void Exchange::unlink_busy() noexcept {
 }
 
 void Exchange::start(Workspace& ws) {
+  if (!abandoned_.empty())
+    throw Error(ErrorCode::state, "gsr: this handle gave up waiting in an earlier call and cannot make more (" +
+                                      abandoned_ + "); free it");
   ws.done = false;
   ws.error = nullptr;
   ws.next_in_flight = nullptr;
@@ -71,13 +76,65 @@ void Exchange::progress_all() noexcept {
   }
 }
 
-void Exchange::finish(Workspace& ws) {
+void Exchange::finish(Workspace& ws, WaitWatch* watch) {
+  progress_all();
+  if (!ws.done && watch) wait_watched(ws, *watch);
   while (!ws.done) progress_all();
   if (ws.error) {
     std::exception_ptr error = ws.error;
     ws.error = nullptr;
     std::rethrow_exception(error);
   }
+}
+
+}  // namespace gsr::detail
+
+namespace gsr::detail {
+
+namespace {
+constexpr double first_look_seconds = 1e-3;  // a call done within this never sees the watch
+constexpr double look_interval_seconds = 1e-2;
+constexpr unsigned spins_per_clock_read = 64;
+}  // namespace
+
+void Exchange::wait_watched(Workspace& ws, WaitWatch& watch) {
+  const double begin = MPI_Wtime();
+  double next_look = begin + first_look_seconds;
+  for (unsigned spins = 1; !ws.done; ++spins) {
+    progress_all();
+    if (ws.done || spins % spins_per_clock_read != 0) continue;
+    const double now = MPI_Wtime();
+    if (now < next_look) continue;
+    next_look = now + look_interval_seconds;
+    try {
+      watch.waiting(ws, now - begin);
+    } catch (const std::exception& e) {
+      abandon(e.what());
+      throw;
+    }
+  }
+}
+
+void Exchange::release_requests(Workspace& ws) noexcept {
+  for (MPI_Request& request : ws.requests)
+    if (request != MPI_REQUEST_NULL) MPI_Request_free(&request);
+}
+
+void Exchange::abandon(const std::string& why) noexcept {
+  abandoned_ = why;
+  while (Workspace* ws = first_in_flight_) {
+    release_requests(*ws);
+    try {
+      ws->error = std::make_exception_ptr(Error(ErrorCode::state, "gsr: call given up on: " + why));
+    } catch (...) {
+      ws->error = std::current_exception();
+    }
+    ws->done = true;
+    first_in_flight_ = ws->next_in_flight;
+    ws->next_in_flight = nullptr;
+  }
+  last_in_flight_ = nullptr;
+  unlink_busy();
 }
 
 }  // namespace gsr::detail

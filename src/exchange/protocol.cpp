@@ -44,17 +44,24 @@ void HeaderCheck::check(const MessageHeader& h, const CallInfo& mine, int peer) 
                                          " rejected its arguments for this call (see its error); no values "
                                          "were exchanged");
   }
+  if (h.call != mine.call_tag())
+    return fail(ErrorCode::mismatch, "gsr: ranks disagree about the calls: rank " + std::to_string(peer) +
+                                         " sent a message of its call #" + std::to_string(h.call) +
+                                         " of this handle into this rank's call #" + std::to_string(mine.call) +
+                                         "; a rank skipped or added a call");
   if (h.signature != mine.signature())
-    fail(ErrorCode::mismatch, "gsr: ranks disagree about the call: rank " + std::to_string(peer) +
-                                  " called with " + CallInfo::from_signature(h.signature).describe() +
-                                  ", this rank with " + mine.describe());
+    fail(ErrorCode::mismatch, "gsr: ranks disagree about call #" + std::to_string(mine.call) +
+                                  " of this handle: rank " + std::to_string(peer) + " called with " +
+                                  CallInfo::from_signature(h.signature).describe() + ", this rank with " +
+                                  mine.describe());
 }
 
 void HeaderCheck::check_size(std::size_t got, std::size_t expected, const CallInfo& mine, int peer) {
   if (code_ != ErrorCode::ok || got == expected) return;
-  fail(ErrorCode::mismatch, "gsr: ranks disagree about the call: rank " + std::to_string(peer) + " sent " +
-                                std::to_string(got) + " bytes where this rank's call (" + mine.describe() +
-                                ") expects " + std::to_string(expected));
+  fail(ErrorCode::mismatch, "gsr: ranks disagree about call #" + std::to_string(mine.call) +
+                                " of this handle: rank " + std::to_string(peer) + " sent " + std::to_string(got) +
+                                " bytes where this rank's call (" + mine.describe() + ") expects " +
+                                std::to_string(expected));
 }
 
 void HeaderCheck::fail(ErrorCode code, std::string message) {

@@ -25,14 +25,16 @@ struct CallInfo {
   Transpose transpose = Transpose::no;
   std::size_t k = 1;
   bool many = false;
+  std::uint64_t call = 0;  // the handle's call number on this rank (1, 2, ...); not in the signature
 
   std::uint64_t signature() const noexcept;
+  std::uint32_t call_tag() const noexcept { return static_cast<std::uint32_t>(call); }
   static CallInfo from_signature(std::uint64_t signature) noexcept;
   std::string describe() const;  // e.g. "dom=double op=add transpose=0 k=1 layout=vec"
 };
 
 /// What a message says about its sender's call.
-enum class HeaderStatus : std::uint64_t {
+enum class HeaderStatus : std::uint32_t {
   ok = 0,                // values follow
   own_failure = 1,       // the sender's arguments were bad; no values follow
   upstream_problem = 2,  // the sender (a multi-stage method) received a failed or
@@ -43,6 +45,11 @@ enum class HeaderStatus : std::uint64_t {
 struct MessageHeader {
   std::uint64_t signature = 0;  // CallInfo::signature() of the sender's call
   HeaderStatus status = HeaderStatus::ok;
+  std::uint32_t call = 0;  // the sender's call number on the handle, modulo 2^32
+
+  static MessageHeader of(const CallInfo& info, HeaderStatus status) noexcept {
+    return MessageHeader{info.signature(), status, info.call_tag()};
+  }
 };
 static_assert(sizeof(MessageHeader) == 16);
 
