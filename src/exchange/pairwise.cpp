@@ -95,7 +95,7 @@ void PairwiseExchange::begin(Workspace& ws) {
   ws.recv.resize(total);
   ws.blocks.assign(nn + 1, nullptr);  // nullptr: neighbour j's message not yet received
   ws.blocks[0] = ws.partials.data();
-  ws.requests.assign(nn, MPI_REQUEST_NULL);
+  ws.requests.clear();
 
   std::byte* out = ws.send.data();
   for (std::size_t j = 0; j < nn; ++j) {
@@ -107,8 +107,7 @@ void PairwiseExchange::begin(Workspace& ws) {
         values += row;
       }
     const std::size_t length = static_cast<std::size_t>(values - out);
-    GSR_MPI_CHECK(MPI_Isend(out, mpi_count(length, "gs message"), MPI_BYTE, neighbor_ranks_[j], ws.tag, comm_,
-                            &ws.requests[j]));
+    post_send(out, length, neighbor_ranks_[j], ws.tag, comm_, ws.requests);
     out = values;
   }
 }

@@ -1,5 +1,5 @@
-// mpi/checked.hpp — checked MPI calls, checked casts to MPI's int counts, and the
-// agreement step that turns an error found on one rank into an error on every rank.
+// mpi/checked.hpp — checked MPI calls, and the agreement step that turns an error found
+// on one rank into an error on every rank.
 #pragma once
 
 #include <gsr/error.hpp>
@@ -20,15 +20,6 @@ namespace gsr::detail {
     if (gsr_mpi_rc_ != MPI_SUCCESS)                                           \
       ::gsr::detail::throw_mpi_error(gsr_mpi_rc_, #call, __FILE__, __LINE__); \
   } while (0)
-
-/// A count headed for an MPI `int` argument; throws instead of silently wrapping.
-inline int mpi_count(std::size_t n, const char* what) {
-  if (n > static_cast<std::size_t>(std::numeric_limits<int>::max()))
-    throw Error(ErrorCode::invalid_argument,
-                std::string("gsr: ") + what + " count " + std::to_string(n) +
-                    " exceeds what one MPI message can carry");
-  return static_cast<int>(n);
-}
 
 /// Throws invalid_argument for MPI_COMM_NULL, which no collective can run on (so this error
 /// stays local: there is no communicator to tell the other ranks through).

@@ -1,17 +1,139 @@
 // mpi/messages.cpp — see messages.hpp.
 #include "mpi/messages.hpp"
 
+#include <algorithm>
+#include <atomic>
+#include <limits>
 #include <string>
 
 namespace gsr::detail {
+namespace {
+
+#if MPI_VERSION >= 4
+constexpr bool large_counts = true;
+#else
+constexpr bool large_counts = false;
+#endif
+
+constexpr std::size_t int_max = static_cast<std::size_t>(std::numeric_limits<int>::max());
+
+std::atomic<std::size_t> limit_for_testing{0};
+
+// One MPI send of `bytes` bytes; more than INT_MAX only where MPI has large counts.
+void send_one(const std::byte* data, std::size_t bytes, int dest, int tag, MPI_Comm comm, SendMode mode,
+              MPI_Request* request) {
+  const bool sync = mode == SendMode::synchronous;
+  if (bytes <= int_max) {
+    const int count = static_cast<int>(bytes);
+    if (sync) GSR_MPI_CHECK(MPI_Issend(data, count, MPI_BYTE, dest, tag, comm, request));
+    else GSR_MPI_CHECK(MPI_Isend(data, count, MPI_BYTE, dest, tag, comm, request));
+    return;
+  }
+#if MPI_VERSION >= 4
+  const auto count = static_cast<MPI_Count>(bytes);
+  if (sync) GSR_MPI_CHECK(MPI_Issend_c(data, count, MPI_BYTE, dest, tag, comm, request));
+  else GSR_MPI_CHECK(MPI_Isend_c(data, count, MPI_BYTE, dest, tag, comm, request));
+#else
+  throw Error(ErrorCode::internal, "gsr: a message chunk of " + std::to_string(bytes) + " bytes exceeds INT_MAX");
+#endif
+}
+
+// One MPI receive of a matched message of `bytes` bytes.
+void receive_one(MPI_Message* handle, std::byte* into, std::size_t bytes) {
+  if (bytes <= int_max) {
+    GSR_MPI_CHECK(MPI_Mrecv(into, static_cast<int>(bytes), MPI_BYTE, handle, MPI_STATUS_IGNORE));
+    return;
+  }
+#if MPI_VERSION >= 4
+  GSR_MPI_CHECK(MPI_Mrecv_c(into, static_cast<MPI_Count>(bytes), MPI_BYTE, handle, MPI_STATUS_IGNORE));
+#else
+  throw Error(ErrorCode::internal, "gsr: a message chunk of " + std::to_string(bytes) + " bytes exceeds INT_MAX");
+#endif
+}
+
+std::size_t bytes_of(const MPI_Status& status) {
+  MPI_Count count = 0;
+  GSR_MPI_CHECK(MPI_Get_elements_x(&status, MPI_BYTE, &count));
+  return static_cast<std::size_t>(count);
+}
+
+// After a first chunk of exactly the limit: matches the chunks that follow it, up to and
+// including the first shorter one. They were posted together with the first, so they are
+// on their way and this wait is short.
+void match_rest(MPI_Comm comm, int tag, std::size_t limit, ProbedMessage& message) {
+  for (std::size_t chunk = message.bytes; chunk == limit;) {
+    MPI_Message handle = MPI_MESSAGE_NULL;
+    MPI_Status status;
+    GSR_MPI_CHECK(MPI_Mprobe(message.source, tag, comm, &handle, &status));
+    chunk = bytes_of(status);
+    message.more.push_back(handle);
+    message.bytes += chunk;
+  }
+}
+
+}  // namespace
+
+std::size_t chunk_limit() noexcept {
+  const std::size_t injected = limit_for_testing.load(std::memory_order_relaxed);
+  if (injected != 0) return injected;
+  return large_counts ? 0 : int_max;
+}
+
+void set_chunk_limit_for_testing(std::size_t bytes) noexcept {
+  limit_for_testing.store(bytes, std::memory_order_relaxed);
+}
+
+void post_send(const void* data, std::size_t bytes, int dest, int tag, MPI_Comm comm,
+               std::vector<MPI_Request>& requests, SendMode mode) {
+  const auto* at = static_cast<const std::byte*>(data);
+  const std::size_t limit = chunk_limit();
+  if (limit == 0 || bytes < limit) {
+    requests.push_back(MPI_REQUEST_NULL);
+    send_one(at, bytes, dest, tag, comm, mode, &requests.back());
+    return;
+  }
+  for (std::size_t sent = 0;;) {
+    const std::size_t chunk = std::min(limit, bytes - sent);
+    requests.push_back(MPI_REQUEST_NULL);
+    send_one(at + sent, chunk, dest, tag, comm, mode, &requests.back());
+    sent += chunk;
+    if (chunk < limit) return;  // the short (possibly empty) chunk that ends the message
+  }
+}
+
+void post_allreduce_in_place(void* data, std::size_t count, MPI_Datatype type, std::size_t value_bytes, MPI_Op op,
+                             MPI_Comm comm, std::vector<MPI_Request>& requests) {
+  auto* at = static_cast<std::byte*>(data);
+  const std::size_t injected = limit_for_testing.load(std::memory_order_relaxed);
+  const std::size_t per_call = injected != 0 ? std::max<std::size_t>(1, injected / value_bytes) : int_max;
+  if (count <= per_call) {
+    requests.push_back(MPI_REQUEST_NULL);
+    GSR_MPI_CHECK(MPI_Iallreduce(MPI_IN_PLACE, at, static_cast<int>(count), type, op, comm, &requests.back()));
+    return;
+  }
+#if MPI_VERSION >= 4
+  if (injected == 0) {
+    requests.push_back(MPI_REQUEST_NULL);
+    GSR_MPI_CHECK(MPI_Iallreduce_c(MPI_IN_PLACE, at, static_cast<MPI_Count>(count), type, op, comm, &requests.back()));
+    return;
+  }
+#endif
+  for (std::size_t done = 0; done < count;) {
+    const std::size_t part = std::min(per_call, count - done);
+    requests.push_back(MPI_REQUEST_NULL);
+    GSR_MPI_CHECK(MPI_Iallreduce(MPI_IN_PLACE, at + done * value_bytes, static_cast<int>(part), type, op, comm,
+                                 &requests.back()));
+    done += part;
+  }
+}
 
 ProbedMessage probe(MPI_Comm comm, int source, int tag) {
   ProbedMessage message;
   MPI_Status status;
   GSR_MPI_CHECK(MPI_Mprobe(source, tag, comm, &message.handle, &status));
-  MPI_Count count = 0;
-  GSR_MPI_CHECK(MPI_Get_elements_x(&status, MPI_BYTE, &count));
-  message.bytes = static_cast<std::size_t>(count);
+  message.bytes = bytes_of(status);
+  message.source = status.MPI_SOURCE;
+  if (const std::size_t limit = chunk_limit(); limit != 0) match_rest(comm, tag, limit, message);
   return message;
 }
 
@@ -21,15 +143,27 @@ std::optional<ProbedMessage> try_probe(MPI_Comm comm, int source, int tag) {
   int found = 0;
   GSR_MPI_CHECK(MPI_Improbe(source, tag, comm, &found, &message.handle, &status));
   if (!found) return std::nullopt;
-  MPI_Count count = 0;
-  GSR_MPI_CHECK(MPI_Get_elements_x(&status, MPI_BYTE, &count));
-  message.bytes = static_cast<std::size_t>(count);
+  message.bytes = bytes_of(status);
+  message.source = status.MPI_SOURCE;
+  if (const std::size_t limit = chunk_limit(); limit != 0) match_rest(comm, tag, limit, message);
   return message;
 }
 
 void receive(ProbedMessage& message, void* into) {
-  GSR_MPI_CHECK(MPI_Mrecv(into, mpi_count(message.bytes, "probed message"), MPI_BYTE, &message.handle,
-                          MPI_STATUS_IGNORE));
+  auto* at = static_cast<std::byte*>(into);
+  if (message.more.empty()) {
+    receive_one(&message.handle, at, message.bytes);
+    return;
+  }
+  // Chunked: every chunk but the last is exactly the limit long.
+  const std::size_t limit = chunk_limit();
+  receive_one(&message.handle, at, limit);
+  std::size_t received = limit;
+  for (std::size_t i = 0; i < message.more.size(); ++i) {
+    const std::size_t chunk = i + 1 < message.more.size() ? limit : message.bytes - received;
+    receive_one(&message.more[i], at + received, chunk);
+    received += chunk;
+  }
 }
 
 void complete_all(std::vector<MPI_Request>& requests, const char* what) {
@@ -37,10 +171,6 @@ void complete_all(std::vector<MPI_Request>& requests, const char* what) {
   const int rc = MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
   if (rc != MPI_SUCCESS) throw_mpi_error(rc, what, __FILE__, __LINE__);
 }
-
-}  // namespace gsr::detail
-
-namespace gsr::detail {
 
 bool test_all(std::vector<MPI_Request>& requests, const char* what) {
   if (requests.empty()) return true;

@@ -1,8 +1,20 @@
-// mpi/messages.hpp — receiving messages whose size the receiver cannot know in advance,
-// and completing requests. A receive posted for fewer bytes than its message carries
-// fails with MPI_ERR_TRUNCATE, and MPICH raises that error on MPI_COMM_WORLD's handler
-// (which aborts), not on the request's communicator. So gsr never posts such a receive:
-// a message of unknown size is probed first and received at the size it really has.
+// mpi/messages.hpp — sending and receiving messages of any length, and completing requests.
+// Every exchange method, setup's sparse exchange and (later) the record transfer post their
+// messages here, so the two rules below hold everywhere.
+//
+// Any length. MPI counts are `int`s. A message longer than INT_MAX bytes goes out whole
+// through MPI-4's large-count calls (MPI_Isend_c, MPI_Mrecv_c, ...) where the MPI library
+// has them (MPICH 4), and otherwise (MPI-3 libraries such as Open MPI 4.1) in chunks of at
+// most `chunk_limit()` bytes, sent back to back on the same tag. Every chunk but the last
+// is exactly the limit long, so a chunk shorter than the limit (possibly empty) ends the
+// message; MPI delivers one sender's messages on one tag and communicator in order, so the
+// receiver reassembles them with no extra header. Messages shorter than the limit are one
+// MPI message either way. Every rank of a communicator must use the same limit.
+//
+// Never truncated. A receive posted for fewer bytes than its message carries fails with
+// MPI_ERR_TRUNCATE, and MPICH raises that error on MPI_COMM_WORLD's handler (which aborts),
+// not on the request's communicator. So gsr never posts such a receive: a message of
+// unknown size is probed first and received at the size it really has.
 #pragma once
 
 #include "mpi/checked.hpp"
@@ -16,16 +28,45 @@
 
 namespace gsr::detail {
 
-/// A matched, not yet received message (MPI_Mprobe): nobody else can receive it.
+/// The longest chunk a message is cut into; 0 when messages of any length go whole
+/// (MPI-4 large counts, and no limit set for testing).
+std::size_t chunk_limit() noexcept;
+
+/// For tests: cut every message of `bytes` or more into chunks (and every allreduce into
+/// calls of at most `bytes`), even where MPI has large counts, so the chunked path runs on
+/// small messages. 0 restores the default. Every rank must set the same limit, between
+/// calls, with no message in flight.
+void set_chunk_limit_for_testing(std::size_t bytes) noexcept;
+
+enum class SendMode { standard, synchronous };
+
+/// Posts a nonblocking send of `bytes` bytes at `data`, in chunks if it must be, and appends
+/// its requests (one per MPI message) to `requests`. `data` must stay put until they complete.
+void post_send(const void* data, std::size_t bytes, int dest, int tag, MPI_Comm comm,
+               std::vector<MPI_Request>& requests, SendMode mode = SendMode::standard);
+
+/// Posts an in-place nonblocking allreduce of `count` values of the predefined `type`
+/// (`value_bytes` each) with `op`, split into several collectives if one MPI call cannot
+/// count them, and appends its requests to `requests`. Collective: every rank passes the
+/// same count, type and op.
+void post_allreduce_in_place(void* data, std::size_t count, MPI_Datatype type, std::size_t value_bytes, MPI_Op op,
+                             MPI_Comm comm, std::vector<MPI_Request>& requests);
+
+/// A matched, not yet received message (MPI_Mprobe): nobody else can receive it. A message
+/// that came in chunks holds every chunk matched, in order.
 struct ProbedMessage {
-  MPI_Message handle = MPI_MESSAGE_NULL;
-  std::size_t bytes = 0;
+  MPI_Message handle = MPI_MESSAGE_NULL;  // the first (usually the only) chunk
+  std::size_t bytes = 0;                  // the whole message
+  int source = MPI_PROC_NULL;
+  std::vector<MPI_Message> more;          // the following chunks, when it came in chunks
 };
 
-/// Blocks until the next message from `source` with `tag` arrives; matches it.
+/// Blocks until the next message from `source` (or MPI_ANY_SOURCE) with `tag` arrives;
+/// matches it.
 ProbedMessage probe(MPI_Comm comm, int source, int tag);
 
-/// The next message from `source` with `tag` if one has arrived (MPI_Improbe), matched.
+/// The next message from `source` (or MPI_ANY_SOURCE) with `tag` if it has begun to arrive
+/// (MPI_Improbe), matched; the rest of a chunked message is waited for.
 std::optional<ProbedMessage> try_probe(MPI_Comm comm, int source, int tag);
 
 /// Receives a probed message into `into` (at least message.bytes long).

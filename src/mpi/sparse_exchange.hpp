@@ -7,6 +7,7 @@
 #pragma once
 
 #include "mpi/checked.hpp"
+#include "mpi/messages.hpp"
 
 #include <mpi.h>
 

@@ -69,22 +69,6 @@ TEST_P(BadInput, TransposeOutOfRange) {
   expect_still_works(h);
 }
 
-// A message longer than MPI's int count is refused before any data is touched (the
-// pointer below has room for one value only).
-TEST_P(BadInput, MessageBeyondMpiCount) {
-  gsr::Handle h = make();
-  if (gsr_test::world_size() == 1) {
-    EXPECT_EQ(h.stats().values_per_call, 0u) << "one rank sends nothing, so no message limit applies";
-    return;
-  }
-  ASSERT_GT(h.stats().values_per_call, 0u);
-  const std::size_t k = std::size_t(1) << 30;
-  double one = 0;
-  expect_error([&] { h.apply_vec(&one, h.size() * k, k, Domain::float64, Op::add, Transpose::no); },
-               ErrorCode::invalid_argument, {"MPI", "message"}, "k = 2^30");
-  expect_still_works(h);
-}
-
 // The many layout's array of pointers is the caller's to reuse once start_many returns.
 TEST_P(BadInput, ManyPointerArrayMayGoAwayBeforeWait) {
   gsr::Handle h = make();
