@@ -26,6 +26,12 @@ std::string HandleState::validate(const DataRef& data, std::size_t length, const
   if (info.k == 0) return "gsr: k must be at least 1";
   if (info.k > std::numeric_limits<std::uint32_t>::max()) return "gsr: k = " + std::to_string(info.k) + " is too large";
   const std::size_t n = plan.n;
+  // The call's arrays and buffers hold up to max(n, the largest message) rows of k values;
+  // their sizes in bytes must be representable (messages themselves may exceed 2 GiB).
+  const std::size_t rows = std::max<std::size_t>({n, max_message_values, 1});
+  if (info.k > static_cast<std::size_t>(std::numeric_limits<std::ptrdiff_t>::max()) / size_of(info.dom) / rows)
+    return "gsr: k = " + std::to_string(info.k) + " with " + std::to_string(rows) +
+           " rows would need arrays of more than 2^63 bytes";
   if (info.many) {
     if (n > 0 && !data.arrays) return "gsr: the array of " + std::to_string(info.k) + " data pointers is NULL";
     if (n > 0)
@@ -39,10 +45,6 @@ std::string HandleState::validate(const DataRef& data, std::size_t length, const
       return "gsr: data has " + std::to_string(length) + " values, expected n * k = " + std::to_string(n) +
              " * " + std::to_string(info.k) + " = " + std::to_string(n * info.k);
   }
-  const std::size_t message_bytes = max_message_values * info.k * size_of(info.dom) + sizeof(MessageHeader);
-  if (message_bytes > static_cast<std::size_t>(std::numeric_limits<int>::max()))
-    return "gsr: k = " + std::to_string(info.k) + " would make one message " + std::to_string(message_bytes) +
-           " bytes, more than MPI can count in one call; split the call into smaller k";
   kernels = found;
   return {};
 }
@@ -64,6 +66,7 @@ HandleState::Slot& HandleState::idle_slot(const Kernels* kernels, std::size_t k,
 CallInfo HandleState::numbered(const CallInfo& info) noexcept {
   CallInfo call = info;
   call.call = ++ledger.calls;
+  call.handle = ledger.serial;
   return call;
 }
 

@@ -11,6 +11,7 @@
 #include "exchange/allreduce.hpp"
 
 #include "mpi/checked.hpp"
+#include "mpi/messages.hpp"
 #include "mpi/sparse_exchange.hpp"
 
 #include <algorithm>
@@ -36,11 +37,10 @@ int ceil_log2(int p) {
 
 /// In-place bitwise-OR allreduce of `bytes` (a multiple of 4) at `data`, with the widest
 /// unsigned type that divides it.
-int or_allreduce(std::byte* data, std::size_t bytes, MPI_Comm comm, MPI_Request* request) {
-  const bool wide = bytes % 8 == 0;
-  const std::size_t count = bytes / (wide ? 8 : 4);
-  const MPI_Datatype type = wide ? MPI_UINT64_T : MPI_UINT32_T;
-  return MPI_Iallreduce(MPI_IN_PLACE, data, mpi_count(count, "allreduce"), type, MPI_BOR, comm, request);
+void or_allreduce(std::byte* data, std::size_t bytes, MPI_Comm comm, std::vector<MPI_Request>& requests) {
+  const std::size_t width = bytes % 8 == 0 ? 8 : 4;
+  post_allreduce_in_place(data, bytes / width, width == 8 ? MPI_UINT64_T : MPI_UINT32_T, width, MPI_BOR, comm,
+                          requests);
 }
 
 // The lowest-rank holder of a group leads it: it numbers the group's slots.
@@ -57,15 +57,17 @@ std::uint64_t header_word(const Workspace& ws, std::size_t word) {
 enum class AllreduceExchange::Phase {
   first,    // the first collective (header and 8 bytes per slot) is in flight
   second,   // rows wider than 8 bytes: the rest of them is in flight
-  blame,    // some rank's arguments were bad: the lowest such rank is being found
-  settled,  // nothing in flight
+  blame,     // some rank's arguments were bad: the lowest such rank is being found
+  disagree,  // the ranks' calls differ: every rank's call is being gathered, to name one
+  settled,   // nothing in flight
 };
 
 struct AllreduceExchange::Scratch final : MethodScratch {
-  MPI_Request request = MPI_REQUEST_NULL;  // the collective in flight
   std::size_t row_bytes = 0;
   Phase phase = Phase::settled;
   int failed_rank = 0;  // blame: this rank if its arguments were bad, else INT_MAX; then the minimum
+  std::uint64_t own_call[2] = {};      // disagree: this rank's signature and call number,
+  std::vector<std::uint64_t> calls;    // and every rank's, gathered
 };
 
 AllreduceExchange::SlotCount AllreduceExchange::count_slots(const ExchangeInputs& in) {
@@ -148,7 +150,7 @@ void AllreduceExchange::begin(Workspace& ws) {
   }
 
   Scratch& sc = ws.scratch_as<Scratch>();
-  sc.request = MPI_REQUEST_NULL;
+  ws.requests.clear();
   sc.phase = Phase::settled;
   sc.row_bytes = ws.kernels ? ws.info.k * ws.kernels->value_size : 0;
   if (total_slots_ == 0) return;
@@ -165,21 +167,33 @@ void AllreduceExchange::begin(Workspace& ws) {
     for (std::size_t s = 0; s < shared_groups_; ++s)
       std::memcpy(slot_data + my_slot_[s] * sc.row_bytes, ws.partials.data() + s * sc.row_bytes, sc.row_bytes);
   }
-  GSR_MPI_CHECK(or_allreduce(ws.recv.data(), header_bytes + slots * first_slot_bytes, comm_, &sc.request));
+  or_allreduce(ws.recv.data(), header_bytes + slots * first_slot_bytes, comm_, ws.requests);
   sc.phase = Phase::first;
 }
 
 bool AllreduceExchange::step(Workspace& ws) {
   Scratch& sc = ws.scratch_as<Scratch>();
   while (sc.phase != Phase::settled) {
-    int done = 0;
-    GSR_MPI_CHECK(MPI_Test(&sc.request, &done, MPI_STATUS_IGNORE));
-    if (!done) return false;
+    if (!test_all(ws.requests, "allreduce")) return false;
+    ws.requests.clear();
     if (sc.phase == Phase::first && header_word(ws, failed_word) != 0) {
       // Every rank sees the failure, so every rank takes part in finding who failed.
       sc.failed_rank = ws.kernels ? std::numeric_limits<int>::max() : comm_rank(comm_);
-      GSR_MPI_CHECK(MPI_Iallreduce(MPI_IN_PLACE, &sc.failed_rank, 1, MPI_INT, MPI_MIN, comm_, &sc.request));
+      ws.requests.push_back(MPI_REQUEST_NULL);
+      GSR_MPI_CHECK(MPI_Iallreduce(MPI_IN_PLACE, &sc.failed_rank, 1, MPI_INT, MPI_MIN, comm_, &ws.requests.back()));
       sc.phase = Phase::blame;
+      continue;
+    }
+    if (sc.phase == Phase::first && !agreed(ws)) {
+      // Every rank sees the disagreement, so every rank gathers every rank's call, to name
+      // one whose call differs from its own (as a method that hears from each rank can).
+      sc.own_call[0] = ws.info.signature();
+      sc.own_call[1] = ws.info.call_tag();
+      sc.calls.assign(2 * static_cast<std::size_t>(comm_size(comm_)), 0);
+      ws.requests.push_back(MPI_REQUEST_NULL);
+      GSR_MPI_CHECK(MPI_Iallgather(sc.own_call, 2, MPI_UINT64_T, sc.calls.data(), 2, MPI_UINT64_T, comm_,
+                                   &ws.requests.back()));
+      sc.phase = Phase::disagree;
       continue;
     }
     const bool wide = ws.kernels && sc.row_bytes > first_slot_bytes;
@@ -187,8 +201,7 @@ bool AllreduceExchange::step(Workspace& ws) {
       // Only when every rank agreed is the second collective the same on every rank.
       const std::size_t slots = static_cast<std::size_t>(total_slots_);
       const std::size_t first_part = header_bytes + slots * first_slot_bytes;
-      GSR_MPI_CHECK(or_allreduce(ws.recv.data() + first_part, slots * (sc.row_bytes - first_slot_bytes), comm_,
-                                 &sc.request));
+      or_allreduce(ws.recv.data() + first_part, slots * (sc.row_bytes - first_slot_bytes), comm_, ws.requests);
       sc.phase = Phase::second;
       continue;
     }
@@ -216,15 +229,14 @@ bool AllreduceExchange::agreed(const Workspace& ws) const {
 }
 
 void AllreduceExchange::check_agreement(Workspace& ws) const {
+  const Scratch& sc = ws.scratch_as<Scratch>();
   HeaderCheck check;
-  if (header_word(ws, failed_word) != 0)
-    check.fail(ErrorCode::remote, "gsr: rank " + std::to_string(ws.scratch_as<Scratch>().failed_rank) +
-                                      " rejected its arguments for this call (see its error); no values "
-                                      "were exchanged");
-  else if (!agreed(ws))
-    check.fail(ErrorCode::mismatch, "gsr: ranks disagree about call #" + std::to_string(ws.info.call) +
-                                        " of this handle: this rank called with " + ws.info.describe() +
-                                        ", at least one other rank with something else or in another call");
+  if (header_word(ws, failed_word) != 0) {
+    check.rejected(sc.failed_rank, ws.info);
+  } else if (!agreed(ws)) {
+    for (std::size_t r = 0; 2 * r + 1 < sc.calls.size(); ++r)
+      check.compare(static_cast<int>(r), sc.calls[2 * r], static_cast<std::uint32_t>(sc.calls[2 * r + 1]), ws.info);
+  }
   check.throw_if_failed();
 }
 

@@ -1,8 +1,9 @@
 // exchange/crystal_router.cpp — see crystal_router.hpp. Message of a stage: a MessageHeader,
 // then the rows the setup routing assigned to that stage, in setup order; no ids travel per
 // call. A rank whose call went wrong (bad arguments here, or a bad header received) still
-// sends one message per stage — a header alone, saying so — so nobody waits forever and the
-// problem follows the routes to every rank whose values it would have reached.
+// sends one message per stage — a header saying so and a ProblemRecord of what it knows
+// (exchange/protocol.hpp) — so nobody waits forever and the problem follows the routes to
+// every rank whose values it would have reached.
 #include "exchange/crystal_router.hpp"
 
 #include "mpi/checked.hpp"
@@ -188,9 +189,8 @@ CrystalRouterExchange::CrystalRouterExchange(const ExchangeInputs& in)
     stage.sources = shape.sources;
     stage.first_segment = segments_;
     const std::vector<std::int64_t> descriptors = routes.split(shape, stage);
-    std::vector<MPI_Request> send(1, MPI_REQUEST_NULL);
-    GSR_MPI_CHECK(MPI_Isend(descriptors.data(), mpi_count(descriptors.size(), "crystal router setup"), MPI_INT64_T,
-                            stage.send_to, setup_tag, comm_, &send[0]));
+    std::vector<MPI_Request> send;
+    post_send(descriptors.data(), descriptors.size() * sizeof(std::int64_t), stage.send_to, setup_tag, comm_, send);
     for (int source : stage.sources)
       stage.source_rows.push_back(routes.absorb(receive_whole<std::int64_t>(comm_, source, setup_tag), segments_++));
     complete_all(send, "crystal router setup send");
@@ -275,7 +275,7 @@ void CrystalRouterExchange::lay_out_call(Workspace& ws, Scratch& sc) {
       recv_total += header_bytes + st.source_rows[i] * row;
     }
     sc.send_offset[d] = send_total;
-    send_total += header_bytes + st.send_row.size() * row;
+    send_total += header_bytes + std::max(st.send_row.size() * row, sizeof(ProblemRecord));
   }
   ws.recv.resize(recv_total);
   ws.send.resize(send_total);
@@ -294,10 +294,15 @@ void CrystalRouterExchange::post_stage(Workspace& ws, Scratch& sc, std::size_t d
   if (sc.problem == HeaderStatus::ok) {
     for (std::size_t j = 0; j < st.send_row.size(); ++j, length += row)
       std::memcpy(out + length, ws.blocks[st.send_segment[j]] + static_cast<std::size_t>(st.send_row[j]) * row, row);
+  } else {
+    // No values, but what this rank knows of the problem, so that ranks further on name
+    // the same ranks as they would had they heard from them directly.
+    const ProblemRecord record = ws.check.record();
+    std::memcpy(out + length, &record, sizeof record);
+    length += sizeof record;
   }
-  ws.requests.assign(1, MPI_REQUEST_NULL);
-  GSR_MPI_CHECK(MPI_Isend(out, mpi_count(length, "crystal router message"), MPI_BYTE, st.send_to, ws.tag, comm_,
-                          &ws.requests[0]));
+  ws.requests.clear();
+  post_send(out, length, st.send_to, ws.tag, comm_, ws.requests);
 }
 
 bool CrystalRouterExchange::receive_stage(Workspace& ws, Scratch& sc, std::size_t d) {

@@ -25,8 +25,8 @@ void Exchange::unlink_busy() noexcept {
 
 void Exchange::start(Workspace& ws) {
   if (!abandoned_.empty())
-    throw Error(ErrorCode::state, "gsr: this handle gave up waiting in an earlier call and cannot make more (" +
-                                      abandoned_ + "); free it");
+    throw Error(ErrorCode::state, ws.info.where() + "this handle gave up waiting in an earlier call and cannot "
+                                                    "make more; free it (that call: " + abandoned_ + ")");
   ws.done = false;
   ws.error = nullptr;
   ws.next_in_flight = nullptr;
@@ -125,7 +125,9 @@ void Exchange::abandon(const std::string& why) noexcept {
   while (Workspace* ws = first_in_flight_) {
     release_requests(*ws);
     try {
-      ws->error = std::make_exception_ptr(Error(ErrorCode::state, "gsr: call given up on: " + why));
+      ws->error = std::make_exception_ptr(
+          Error(ErrorCode::state, ws->info.where() + "given up on, with an earlier call of this handle that "
+                                                     "gave up waiting (" + why + ")"));
     } catch (...) {
       ws->error = std::current_exception();
     }

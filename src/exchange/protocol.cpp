@@ -30,48 +30,77 @@ std::string CallInfo::describe() const {
          " layout=" + (many ? "many" : "vec");
 }
 
-void HeaderCheck::check(const MessageHeader& h, const CallInfo& mine, int peer) {
-  if (code_ != ErrorCode::ok) return;
+std::string CallInfo::where() const {
+  return "gsr: handle #" + std::to_string(handle) + ", call #" + std::to_string(call) + ": ";
+}
+
+void HeaderCheck::check(const MessageHeader& h, const ProblemRecord* record, const CallInfo& mine, int peer) {
   switch (h.status) {
-    case HeaderStatus::ok: break;
-    case HeaderStatus::upstream_problem:
-      return fail(ErrorCode::remote, "gsr: rank " + std::to_string(peer) +
-                                         " received a failed or disagreeing message earlier in this call; "
-                                         "no values were exchanged");
+    case HeaderStatus::ok:
+    case HeaderStatus::upstream_problem:  // the sender's own call was fine
+      compare(peer, h.signature, h.call, mine);
+      break;
     case HeaderStatus::own_failure:
     default:
-      return fail(ErrorCode::remote, "gsr: rank " + std::to_string(peer) +
-                                         " rejected its arguments for this call (see its error); no values "
-                                         "were exchanged");
+      rejected(peer, mine);
+      break;
   }
-  if (h.call != mine.call_tag())
-    return fail(ErrorCode::mismatch, "gsr: ranks disagree about the calls: rank " + std::to_string(peer) +
-                                         " sent a message of its call #" + std::to_string(h.call) +
-                                         " of this handle into this rank's call #" + std::to_string(mine.call) +
-                                         "; a rank skipped or added a call");
-  if (h.signature != mine.signature())
-    fail(ErrorCode::mismatch, "gsr: ranks disagree about call #" + std::to_string(mine.call) +
-                                  " of this handle: rank " + std::to_string(peer) + " called with " +
-                                  CallInfo::from_signature(h.signature).describe() + ", this rank with " +
-                                  mine.describe());
+  if (h.status == HeaderStatus::ok || !record) return;
+  if (record->rejected_rank >= 0) rejected(record->rejected_rank, mine);
+  if (record->differing_rank >= 0)
+    compare(record->differing_rank, record->differing_signature, record->differing_call, mine);
+}
+
+void HeaderCheck::rejected(int rank, const CallInfo& mine) {
+  mine_ = mine;
+  if (rejected_rank_ < 0 || rank < rejected_rank_) rejected_rank_ = rank;
+}
+
+void HeaderCheck::compare(int rank, std::uint64_t signature, std::uint32_t call, const CallInfo& mine) {
+  if (signature == mine.signature() && call == mine.call_tag()) return;
+  mine_ = mine;
+  if (differing_rank_ >= 0 && rank > differing_rank_) return;
+  differing_rank_ = rank;
+  differing_signature_ = signature;
+  differing_call_ = call;
 }
 
 void HeaderCheck::check_size(std::size_t got, std::size_t expected, const CallInfo& mine, int peer) {
-  if (code_ != ErrorCode::ok || got == expected) return;
-  fail(ErrorCode::mismatch, "gsr: ranks disagree about call #" + std::to_string(mine.call) +
-                                " of this handle: rank " + std::to_string(peer) + " sent " + std::to_string(got) +
-                                " bytes where this rank's call (" + mine.describe() + ") expects " +
-                                std::to_string(expected));
+  if (got == expected || (size_rank_ >= 0 && peer > size_rank_)) return;
+  mine_ = mine;
+  size_rank_ = peer;
+  size_got_ = got;
+  size_expected_ = expected;
 }
 
-void HeaderCheck::fail(ErrorCode code, std::string message) {
-  if (code_ != ErrorCode::ok) return;
-  code_ = code;
-  message_ = std::move(message);
+ProblemRecord HeaderCheck::record() const noexcept {
+  ProblemRecord r;
+  r.rejected_rank = rejected_rank_;
+  r.differing_rank = differing_rank_;
+  r.differing_signature = differing_signature_;
+  r.differing_call = differing_call_;
+  return r;
 }
 
 void HeaderCheck::throw_if_failed() const {
-  if (code_ != ErrorCode::ok) throw Error(code_, message_);
+  if (ok()) return;  // the usual case allocates nothing
+  const std::string where = mine_.where();
+  if (rejected_rank_ >= 0)
+    throw Error(ErrorCode::remote, where + "rank " + std::to_string(rejected_rank_) +
+                                       " rejected its arguments for this call (see the error there); no values "
+                                       "were exchanged");
+  if (differing_rank_ >= 0 && differing_call_ != mine_.call_tag())
+    throw Error(ErrorCode::mismatch, where + "ranks disagree about the calls of this handle: rank " +
+                                         std::to_string(differing_rank_) + " is in its call #" +
+                                         std::to_string(differing_call_) + "; a rank skipped or added a call");
+  if (differing_rank_ >= 0)
+    throw Error(ErrorCode::mismatch, where + "ranks disagree about this call: rank " + std::to_string(differing_rank_) +
+                                         " called with " + CallInfo::from_signature(differing_signature_).describe() +
+                                         ", this rank with " + mine_.describe());
+  if (size_rank_ >= 0)
+    throw Error(ErrorCode::mismatch, where + "ranks disagree about this call: rank " + std::to_string(size_rank_) +
+                                         " sent " + std::to_string(size_got_) + " bytes where this rank's call (" +
+                                         mine_.describe() + ") expects " + std::to_string(size_expected_));
 }
 
 const std::byte* try_receive_checked(MPI_Comm comm, int peer, int tag, std::byte* into, std::size_t expected,
@@ -87,7 +116,12 @@ const std::byte* try_receive_checked(MPI_Comm comm, int peer, int tag, std::byte
   if (message.bytes >= sizeof(MessageHeader)) {
     MessageHeader header;
     std::memcpy(&header, into, sizeof header);
-    check.check(header, info, peer);
+    ProblemRecord record;
+    const bool has_record =
+        header.status != HeaderStatus::ok && message.bytes >= sizeof(MessageHeader) + sizeof(ProblemRecord);
+    if (has_record) std::memcpy(&record, into + sizeof header, sizeof record);
+    check.check(header, has_record ? &record : nullptr, info, peer);
+    if (header.status != HeaderStatus::ok) return into;  // a problem message carries no values
   }
   check.check_size(message.bytes, expected, info, peer);
   return into;

@@ -25,12 +25,15 @@ struct CallInfo {
   Transpose transpose = Transpose::no;
   std::size_t k = 1;
   bool many = false;
-  std::uint64_t call = 0;  // the handle's call number on this rank (1, 2, ...); not in the signature
+  std::uint64_t call = 0;    // the handle's call number on this rank (1, 2, ...); not in the signature
+  std::uint64_t handle = 0;  // the handle's number (setup order, alike on every rank); not in the signature
 
   std::uint64_t signature() const noexcept;
   std::uint32_t call_tag() const noexcept { return static_cast<std::uint32_t>(call); }
   static CallInfo from_signature(std::uint64_t signature) noexcept;
   std::string describe() const;  // e.g. "dom=double op=add transpose=0 k=1 layout=vec"
+  /// How every error found during the call begins: "gsr: handle #1, call #3: ".
+  std::string where() const;
 };
 
 /// What a message says about its sender's call.
@@ -39,6 +42,7 @@ enum class HeaderStatus : std::uint32_t {
   own_failure = 1,       // the sender's arguments were bad; no values follow
   upstream_problem = 2,  // the sender (a multi-stage method) received a failed or
                          // disagreeing message earlier in this call; no values follow
+  // (after either, a method that forwards sends a ProblemRecord instead of values)
 };
 
 /// Every message of every method starts with this (16 bytes keeps the values aligned).
@@ -53,24 +57,52 @@ struct MessageHeader {
 };
 static_assert(sizeof(MessageHeader) == 16);
 
-/// Records the first problem the messages of one call reveal (mismatch or remote failure).
+/// What a rank knows of the problems of a call. A method that forwards (the crystal router)
+/// puts it after the header of every problem message it sends, so that ranks further on
+/// name the same ranks as a method that hears from every rank directly would.
+struct ProblemRecord {
+  std::int32_t rejected_rank = -1;   // the lowest rank known to have rejected its arguments
+  std::int32_t differing_rank = -1;  // the lowest rank known to call differently from the sender
+  std::uint64_t differing_signature = 0;  // that rank's call: signature and number
+  std::uint32_t differing_call = 0;
+  std::uint32_t unused = 0;
+};
+static_assert(sizeof(ProblemRecord) == 24);
+
+/// What the messages (or collectives) of one call reveal about the other ranks' calls.
+/// Every method reports through it, so one misuse gives the same error whatever the
+/// method: the problem of the lowest rank known, whatever order the messages arrived in,
+/// in one wording (docs/errors.md, E-CALL-*). A rank that rejected its arguments outranks
+/// a disagreement; of a disagreeing rank, a different call number (a skipped call) is
+/// reported rather than different arguments.
 class HeaderCheck {
 public:
-  void check(const MessageHeader& h, const CallInfo& mine, int peer);
+  /// A message from `peer`: its header and, in a problem message, the record after it.
+  void check(const MessageHeader& h, const ProblemRecord* record, const CallInfo& mine, int peer);
   void check_size(std::size_t got, std::size_t expected, const CallInfo& mine, int peer);
-  /// Records a problem found some other way than from one peer's message (e.g. a collective).
-  void fail(ErrorCode code, std::string message);
+  /// `rank` rejected its arguments for this call (it sent no values).
+  void rejected(int rank, const CallInfo& mine);
+  /// `rank` made the call with `signature` and number `call`: a disagreement if not mine.
+  void compare(int rank, std::uint64_t signature, std::uint32_t call, const CallInfo& mine);
+  /// What this rank knows, for the problem messages it sends on.
+  ProblemRecord record() const noexcept;
   void throw_if_failed() const;  // call once every message of the call has completed
-  bool ok() const noexcept { return code_ == ErrorCode::ok; }
+  bool ok() const noexcept { return rejected_rank_ < 0 && differing_rank_ < 0 && size_rank_ < 0; }
 
 private:
-  ErrorCode code_ = ErrorCode::ok;
-  std::string message_;
+  CallInfo mine_;
+  int rejected_rank_ = -1;
+  int differing_rank_ = -1;
+  std::uint64_t differing_signature_ = 0;
+  std::uint32_t differing_call_ = 0;
+  int size_rank_ = -1;  // the lowest rank whose message had the wrong length
+  std::size_t size_got_ = 0, size_expected_ = 0;
 };
 
 /// If the next message from `peer` with `tag` has arrived, receives it and checks its
-/// header and size into `check`, and returns where it landed: at `into` when it is no
-/// longer than `expected` bytes, else (a peer that disagrees about the call) in `overflow`.
+/// header (and problem record) and size into `check`, and returns where it landed: at
+/// `into` when it is no longer than `expected` bytes, else (a peer that disagrees about the
+/// call, or a problem message) in `overflow`.
 /// Returns nullptr, having received nothing, while the message has not arrived.
 const std::byte* try_receive_checked(MPI_Comm comm, int peer, int tag, std::byte* into, std::size_t expected,
                                      std::vector<std::byte>& overflow, const CallInfo& info, HeaderCheck& check);
