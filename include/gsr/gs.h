@@ -23,9 +23,13 @@
  * wrong; the data arrays are then left unchanged where the error was found before any
  * exchange. Collective calls report an error on every rank of the communicator.
  */
-#ifndef GSR_GS_H
-#define GSR_GS_H
+/* The calls and types shared with gsr/gslib.h sit in the first block, guarded on their own,
+ * so gs.h and gslib.h may be included together in any order; gsr's own calls and codes sit
+ * in the second block, which gslib.h leaves out. */
+#ifndef GSR_GS_COMMON_H
+#define GSR_GS_COMMON_H
 
+#include <limits.h>
 #include <mpi.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -35,10 +39,23 @@
 extern "C" {
 #endif
 
-/* The integer names of the original's types.h (uint is also glibc's, with the same type). */
+/* The integer names of the original's types.h, in its default build (global ids long long).
+ * The original defines them as macros; here they are typedefs, skipped where the name is
+ * already a macro (code that defines uint or slong itself). glibc's <sys/types.h> (included
+ * above) already typedefs uint as unsigned int when its BSD/GNU names are on (__USE_MISC);
+ * a second typedef would be an error in C89/C99, so gs.h then uses glibc's. */
+#if !defined(uint) && !(defined(__GLIBC__) && defined(__USE_MISC))
 typedef unsigned int uint;
-typedef int32_t sint;
-typedef int64_t slong;
+#endif
+#ifndef sint
+typedef int sint;
+#endif
+#ifndef slong
+#if defined(__GNUC__) && !defined(__cplusplus)
+__extension__ /* long long is C99; this keeps gcc/clang -std=c89 -pedantic quiet */
+#endif
+typedef long long slong;
+#endif
 
 struct comm {
   uint id, np;  /* this rank, number of ranks */
@@ -64,9 +81,10 @@ void buffer_free(buffer *b);
 #else
 #define GSR_ENUM_BASE
 #endif
-typedef enum GSR_ENUM_BASE { gs_double, gs_float, gs_int, gs_long, gs_dom_n } gs_dom;
-#define gs_sint gs_int   /* 32-bit */
-#define gs_slong gs_long /* 64-bit */
+/* C types: double, float, int, long, long long. sint is int and slong is long long. */
+typedef enum GSR_ENUM_BASE { gs_double, gs_float, gs_int, gs_long, gs_long_long, gs_dom_n } gs_dom;
+#define gs_sint gs_int
+#define gs_slong gs_long_long
 typedef enum GSR_ENUM_BASE { gs_add, gs_mul, gs_min, gs_max, gs_bpr, gs_op_n } gs_op;
 typedef enum GSR_ENUM_BASE { gs_auto, gs_pairwise, gs_crystal_router, gs_all_reduce } gs_method;
 #undef GSR_ENUM_BASE
@@ -94,7 +112,19 @@ void gs_wait(int handle);
 void gs_unique(slong *id, uint n, const struct comm *comm);
 void gs_free(struct gs_data *gsh);
 
-/* ---- gsr extensions ----------------------------------------------------------------- */
+#ifdef __cplusplus
+}
+#endif
+#endif /* GSR_GS_COMMON_H */
+
+/* ---- gsr extensions (not in gslib.h, which defines GSR_GSLIB_INCLUDING_GS) ---------- */
+#if !defined(GSR_GS_H) && !defined(GSR_GSLIB_INCLUDING_GS)
+#define GSR_GS_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 enum {
   GSR_SUCCESS = 0,
   GSR_ERR_INVALID_ARGUMENT = 1, /* bad code, length, NULL pointer, op not fit for domain */
@@ -118,6 +148,29 @@ void gsr_clear_error(void);
 const char *gsr_method_name(const struct gs_data *gsh);
 
 #ifdef __cplusplus
+}
+#endif
+
+/* C++ callers may also pass ids as long, i.e. std::int64_t where long has 64 bits: gsr's
+ * slong before it became gslib's long long. Templates, so that gs_setup(nullptr, 0, ...)
+ * still picks the C call. */
+#if defined(__cplusplus) && LONG_MAX == LLONG_MAX
+#include <type_traits>
+namespace gsr {
+namespace capi {
+struct gs_data *setup_long_ids(const long *id, uint n, const struct comm *comm, int unique,
+                               gs_method method, int verbose);
+void unique_long_ids(long *id, uint n, const struct comm *comm);
+} /* namespace capi */
+} /* namespace gsr */
+template <class Id, typename std::enable_if<std::is_same<Id, long>::value, int>::type = 0>
+inline struct gs_data *gs_setup(const Id *id, uint n, const struct comm *comm, int unique,
+                                gs_method method, int verbose) {
+  return gsr::capi::setup_long_ids(id, n, comm, unique, method, verbose);
+}
+template <class Id, typename std::enable_if<std::is_same<Id, long>::value, int>::type = 0>
+inline void gs_unique(Id *id, uint n, const struct comm *comm) {
+  gsr::capi::unique_long_ids(id, n, comm);
 }
 #endif
 #endif /* GSR_GS_H */

@@ -1,18 +1,22 @@
 // capi/gs.cpp — the C shim of gs.h: converts, validates handles, forwards to gsr::Handle,
 // and turns exceptions into the documented error behaviour (capi/errors.hpp).
 #include <gsr/gs.h>
+#include <gsr/gslib.h>
 #include <gsr/handle.hpp>
 
 #include "capi/errors.hpp"
 #include "capi/shim.h"
 
+#include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <limits>
 #include <map>
 #include <memory>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace gsr::capi {
@@ -105,10 +109,90 @@ int start_request(LiveHandle& h, gsr::Request request) {
   return h.serial * requests_per_handle + static_cast<int>(index);
 }
 
+// gs.h's domain codes follow gslib (gs_long is C's long, gs_long_long is long long), gsr's
+// Domain counts bits; unknown codes pass through unchanged for the handle to reject.
+gsr::Domain domain_of(gs_dom dom) {
+  static_assert(sizeof(long long) == 8 && (sizeof(long) == 8 || sizeof(long) == 4), "unexpected integer sizes");
+  switch (dom) {
+    case gs_double: return gsr::Domain::float64;
+    case gs_float: return gsr::Domain::float32;
+    case gs_int: return gsr::Domain::int32;
+    case gs_long: return sizeof(long) == 8 ? gsr::Domain::int64 : gsr::Domain::int32;
+    case gs_long_long: return gsr::Domain::int64;
+    default: return static_cast<gsr::Domain>(dom);  // gs_dom_n and above, negatives: none is a Domain
+  }
+}
+
+// slong (gslib's global id) is long long; gsr works in std::int64_t, on LP64 Linux long: the
+// same size, a distinct type. Reading long long objects through a long* would break the
+// aliasing rules, so there the ids are copied; a NULL id goes through for the handle to report.
+template <class Id>
+class Int64Ids {
+ public:
+  Int64Ids(Id* id, uint n) : id_(id), n_(n) {
+    if constexpr (!same) {
+      if (id && !too_many()) copy_.assign(id, id + n);
+    }
+  }
+  std::span<std::conditional_t<std::is_const_v<Id>, const std::int64_t, std::int64_t>> span() {
+    using Int64 = std::conditional_t<std::is_const_v<Id>, const std::int64_t, std::int64_t>;
+    if constexpr (same) return {id_, n_};
+    // More ids than a handle takes: the setup refuses them by their count, on every rank,
+    // before reading any, so the caller's array is passed on uncopied (and never read).
+    else if (too_many()) return {reinterpret_cast<Int64*>(id_), n_};
+    else return {id_ ? copy_.data() : nullptr, n_};
+  }
+  // Writes the (possibly rewritten) ids back to the caller's array.
+  void write_back() {
+    if constexpr (!same && !std::is_const_v<Id>) {
+      if (id_) std::copy(copy_.begin(), copy_.end(), id_);
+    }
+  }
+
+ private:
+  static constexpr bool same = std::is_same_v<std::remove_const_t<Id>, std::int64_t>;
+  bool too_many() const noexcept { return n_ >= std::numeric_limits<std::uint32_t>::max(); }
+  Id* id_;
+  std::size_t n_;
+  std::vector<std::int64_t> copy_;
+};
+
+template <class Id>
+gs_data* setup_ids(const Id* id, uint n, const struct comm* comm, int unique, gs_method method, int verbose) {
+  gs_data* result = nullptr;
+  guarded("gs_setup", comm ? comm->c : MPI_COMM_WORLD, [&] {
+    if (!comm) throw Error(ErrorCode::invalid_argument, "gsr: struct comm pointer is NULL");
+    SetupOptions options{unique != 0, static_cast<Method>(method), verbose != 0};
+    Int64Ids<const Id> ids(id, n);
+    auto live = std::unique_ptr<LiveHandle>(new LiveHandle{Handle(ids.span(), comm->c, options), 0, {}});
+    live->serial = allocate_serial();
+    result = register_handle(std::move(live));
+  });
+  return result;
+}
+
+template <class Id>
+void unique_ids(Id* id, uint n, const struct comm* comm) {
+  guarded("gs_unique", comm ? comm->c : MPI_COMM_WORLD, [&] {
+    if (!comm) throw Error(ErrorCode::invalid_argument, "gsr: struct comm pointer is NULL");
+    Int64Ids<Id> ids(id, n);
+    gsr::make_unique(ids.span(), comm->c);
+    ids.write_back();
+  });
+}
+
 }  // namespace
+
+#if LONG_MAX == LLONG_MAX
+gs_data* setup_long_ids(const long* id, uint n, const struct comm* comm, int unique, gs_method method, int verbose) {
+  return setup_ids(id, n, comm, unique, method, verbose);
+}
+void unique_long_ids(long* id, uint n, const struct comm* comm) { unique_ids(id, n, comm); }
+#endif
 
 }  // namespace gsr::capi
 
+using gsr::capi::domain_of;
 using gsr::capi::guarded;
 using gsr::capi::LiveHandle;
 
@@ -154,22 +238,13 @@ void buffer_free(buffer* b) {
 
 struct gs_data* gs_setup(const slong* id, uint n, const struct comm* comm, int unique, gs_method method,
                          int verbose) {
-  gs_data* result = nullptr;
-  guarded("gs_setup", comm ? comm->c : MPI_COMM_WORLD, [&] {
-    if (!comm) throw gsr::Error(gsr::ErrorCode::invalid_argument, "gsr: struct comm pointer is NULL");
-    gsr::SetupOptions options{unique != 0, static_cast<gsr::Method>(method), verbose != 0};
-    auto live = std::unique_ptr<LiveHandle>(new LiveHandle{
-        gsr::Handle(std::span<const std::int64_t>(id, n), comm->c, options), 0, {}});
-    live->serial = gsr::capi::allocate_serial();
-    result = gsr::capi::register_handle(std::move(live));
-  });
-  return result;
+  return gsr::capi::setup_ids(id, n, comm, unique, method, verbose);
 }
 
 void gs_vec(void* u, unsigned k, gs_dom dom, gs_op op, unsigned transpose, struct gs_data* gsh, buffer*) {
   guarded("gs_vec", gsr::capi::comm_of(gsh), [&] {
     auto& h = gsr::capi::checked(gsh);
-    h.handle.apply_vec(u, h.handle.size() * k, k, static_cast<gsr::Domain>(dom), static_cast<gsr::Op>(op),
+    h.handle.apply_vec(u, h.handle.size() * k, k, domain_of(dom), static_cast<gsr::Op>(op),
                        transpose_of(transpose));
   });
 }
@@ -177,7 +252,7 @@ void gs_vec(void* u, unsigned k, gs_dom dom, gs_op op, unsigned transpose, struc
 void gs(void* u, gs_dom dom, gs_op op, unsigned transpose, struct gs_data* gsh, buffer*) {
   guarded("gs", gsr::capi::comm_of(gsh), [&] {
     auto& h = gsr::capi::checked(gsh);
-    h.handle.apply_vec(u, h.handle.size(), 1, static_cast<gsr::Domain>(dom), static_cast<gsr::Op>(op),
+    h.handle.apply_vec(u, h.handle.size(), 1, domain_of(dom), static_cast<gsr::Op>(op),
                        transpose_of(transpose));
   });
 }
@@ -185,7 +260,7 @@ void gs(void* u, gs_dom dom, gs_op op, unsigned transpose, struct gs_data* gsh, 
 void gs_many(void* const* u, unsigned k, gs_dom dom, gs_op op, unsigned transpose, struct gs_data* gsh, buffer*) {
   guarded("gs_many", gsr::capi::comm_of(gsh), [&] {
     auto& h = gsr::capi::checked(gsh);
-    h.handle.apply_many(u, k, static_cast<gsr::Domain>(dom), static_cast<gsr::Op>(op), transpose_of(transpose));
+    h.handle.apply_many(u, k, domain_of(dom), static_cast<gsr::Op>(op), transpose_of(transpose));
   });
 }
 
@@ -194,7 +269,7 @@ void igs(void* u, gs_dom dom, gs_op op, unsigned transpose, struct gs_data* gsh,
     auto& h = gsr::capi::checked(gsh);
     if (!handle) throw gsr::Error(gsr::ErrorCode::invalid_argument, "gsr: the request pointer is NULL");
     *handle = gsr::capi::start_request(
-        h, h.handle.start_vec(u, h.handle.size(), 1, static_cast<gsr::Domain>(dom), static_cast<gsr::Op>(op),
+        h, h.handle.start_vec(u, h.handle.size(), 1, domain_of(dom), static_cast<gsr::Op>(op),
                               transpose_of(transpose)));
   });
 }
@@ -205,7 +280,7 @@ void igs_vec(void* u, unsigned k, gs_dom dom, gs_op op, unsigned transpose, stru
     auto& h = gsr::capi::checked(gsh);
     if (!handle) throw gsr::Error(gsr::ErrorCode::invalid_argument, "gsr: the request pointer is NULL");
     *handle = gsr::capi::start_request(
-        h, h.handle.start_vec(u, h.handle.size() * k, k, static_cast<gsr::Domain>(dom), static_cast<gsr::Op>(op),
+        h, h.handle.start_vec(u, h.handle.size() * k, k, domain_of(dom), static_cast<gsr::Op>(op),
                               transpose_of(transpose)));
   });
 }
@@ -216,7 +291,7 @@ void igs_many(void* const* u, unsigned k, gs_dom dom, gs_op op, unsigned transpo
     auto& h = gsr::capi::checked(gsh);
     if (!handle) throw gsr::Error(gsr::ErrorCode::invalid_argument, "gsr: the request pointer is NULL");
     *handle = gsr::capi::start_request(
-        h, h.handle.start_many(u, k, static_cast<gsr::Domain>(dom), static_cast<gsr::Op>(op), transpose_of(transpose)));
+        h, h.handle.start_many(u, k, domain_of(dom), static_cast<gsr::Op>(op), transpose_of(transpose)));
   });
 }
 
@@ -235,12 +310,7 @@ void gs_wait(int handle) {
   });
 }
 
-void gs_unique(slong* id, uint n, const struct comm* comm) {
-  guarded("gs_unique", comm ? comm->c : MPI_COMM_WORLD, [&] {
-    if (!comm) throw gsr::Error(gsr::ErrorCode::invalid_argument, "gsr: struct comm pointer is NULL");
-    gsr::make_unique(std::span<std::int64_t>(id, n), comm->c);
-  });
-}
+void gs_unique(slong* id, uint n, const struct comm* comm) { gsr::capi::unique_ids(id, n, comm); }
 
 void gs_free(struct gs_data* gsh) {
   guarded("gs_free", gsr::capi::comm_of(gsh), [&] {
@@ -258,6 +328,21 @@ const char* gsr_method_name(const struct gs_data* gsh) {
     name = gsr::to_string(gsr::capi::checked(gsh).handle.stats().method).data();
   });
   return name;
+}
+
+void* gsr_gslib_alloc(void* ptr, size_t count, size_t size, int zero, const char* file, unsigned line) {
+  // The tmalloc/tcalloc/trealloc macros of gslib.h: abort rather than return NULL.
+  const bool overflow = size != 0 && count > std::numeric_limits<size_t>::max() / size;
+  const size_t bytes = overflow ? 0 : count * size;
+  void* result = nullptr;
+  if (!overflow) result = zero ? std::calloc(count, size) : std::realloc(ptr, bytes);
+  if (result || (!overflow && bytes == 0)) return result;
+  std::fprintf(stderr, "gsr: %s:%u: allocation of %zu x %zu bytes failed\n", file ? file : "?", line, count, size);
+  int initialized = 0, finalized = 0;
+  MPI_Initialized(&initialized);
+  MPI_Finalized(&finalized);
+  if (initialized && !finalized) MPI_Abort(MPI_COMM_WORLD, 1);
+  std::abort();
 }
 
 void gsr_shim_fail_call(struct gs_data* gsh, int code, const char* call, const char* message) {

@@ -42,7 +42,7 @@ protected:
     ASSERT_TRUE(comm.np == 1 || comm.np == 2) << "the two-element tables hold two elements";
   }
 
-  struct gs_data* setup(const std::vector<slong>& ids, int unique = 0) {
+  struct gs_data* setup(const std::vector<std::int64_t>& ids, int unique = 0) {
     struct gs_data* handle = gs_setup(ids.data(), static_cast<uint>(ids.size()), &comm, unique, GetParam().code, 0);
     EXPECT_NE(handle, nullptr) << "gs_setup failed: " << gsr_last_error_message();
     if (handle != nullptr && GetParam().name != nullptr) {
@@ -101,7 +101,7 @@ protected:
       expect_close(want[i] * scale, double(x[i]), rel, label + " igs [" + std::to_string(i) + "]");
   }
 
-  void check_table(const std::vector<slong>& ids, const seed::Row (&table)[4][2], unsigned transpose,
+  void check_table(const std::vector<std::int64_t>& ids, const seed::Row (&table)[4][2], unsigned transpose,
                    const std::string& name) {
     h = setup(ids);
     ASSERT_NE(h, nullptr);
@@ -131,8 +131,8 @@ TEST_P(CapiSeedTables, Table4WithTransposeTwo) {
 
 // gs_setup leaves the caller's ids unchanged, also with unique = 1.
 TEST_P(CapiSeedTables, SetupLeavesIdsUnchanged) {
-  std::vector<slong> ids = local_concat(seed::id);
-  const std::vector<slong> before = ids;
+  std::vector<std::int64_t> ids = local_concat(seed::id);
+  const std::vector<std::int64_t> before = ids;
   h = setup(ids, 1);
   ASSERT_NE(h, nullptr);
   EXPECT_EQ(ids, before);
@@ -167,7 +167,7 @@ using CapiVerbose = gsr_test::CapiTest<>;
 
 TEST_F(CapiVerbose, VerboseSetupWorks) {
   ASSERT_TRUE(comm.np == 1 || comm.np == 2);
-  const std::vector<slong> ids = local_concat(seed::id);
+  const std::vector<std::int64_t> ids = local_concat(seed::id);
   h = gs_setup(ids.data(), static_cast<uint>(ids.size()), &comm, 0, gs_pairwise, 1);
   ASSERT_NE(h, nullptr);
   expect_gs_add_gives(h, 0, seed::table2[0], "verbose handle");

@@ -1,0 +1,261 @@
+/* gslib_fortran.c — gslib's own Fortran entry points, for code that calls them without the
+ * module `gsr` (Nek5000's core, F77 with `include 'mpif.h'`).
+ *
+ * Every routine exists twice, as gslib builds them with gfortran's naming (lower case and
+ * a trailing underscore): with Nek5000's prefix (fgslib_gs_setup_) and without it
+ * (gs_setup_). The arguments are gslib's, all by reference: handles, counts, codes and np
+ * are default integers (gslib's sint), ids integer*8 (slong), comm an MPI_Fint.
+ *
+ * Owns only gslib's handle numbering: handles count from 0 in a table of their own, each
+ * entry naming a handle of the module's table (gsr_fortran.c), which does the rest —
+ * communicator and code conversion, argument checks, the error record. So errors follow
+ * gsr_set_error_mode (abort by default) and name the gslib call. Requests of the igs_*
+ * calls are the module's request numbers. docs/fortran.md lists what differs from gslib.
+ */
+#include "gsr/gs.h"
+#include "capi/shim.h"
+
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+/* The module's C side (fortran/gsr_fortran.c), which has no header of its own. */
+int gsr_f_setup(const slong *id, int n, int fcomm, int check_np, int np, int unique,
+                int method, int verbose, const char *call);
+void gsr_f_unique(slong *id, int n, int fcomm);
+void gsr_f_free(int h);
+void gsr_f_op(int h, void *u, int dom, int op, int transpose, const char *call);
+void gsr_f_vec(int h, void *u, int k, int dom, int op, int transpose, const char *call);
+void gsr_f_many(int h, void *u1, void *u2, void *u3, void *u4, void *u5, void *u6, int k,
+                int dom, int op, int transpose, const char *call);
+int gsr_f_iop(int h, void *u, int dom, int op, int transpose, const char *call);
+int gsr_f_ivec(int h, void *u, int k, int dom, int op, int transpose, const char *call);
+int gsr_f_imany(int h, void *u1, void *u2, void *u3, void *u4, void *u5, void *u6, int k,
+                int dom, int op, int transpose, const char *call);
+void gsr_f_wait(int r, const char *call);
+
+/* ---- gslib's handle table ----------------------------------------------------------- */
+
+/* module_handles[g] is the module handle behind gslib handle g, 0 once freed. Handles are
+ * never reused (as in gslib), so a freed one stays detectable. */
+static int *module_handles = NULL;
+static int handle_count = 0;
+static int handle_capacity = 0;
+
+static int add_handle(int h) {
+  if (handle_count == handle_capacity) {
+    const int capacity = handle_capacity ? 2 * handle_capacity : 16;
+    int *grown = realloc(module_handles, (size_t)capacity * sizeof *grown);
+    if (!grown) return -1;
+    module_handles = grown;
+    handle_capacity = capacity;
+  }
+  module_handles[handle_count] = h;
+  return handle_count++;
+}
+
+/* The module handle behind gslib handle g; 0 after reporting when g is not live. */
+static int module_handle(sint g, const char *call) {
+  char what[128];
+  if (g < 0 || g >= handle_count) {
+    snprintf(what, sizeof what, "handle %d was never returned by gs_setup", (int)g);
+    gsr_shim_fail(GSR_ERR_STATE, call, what);
+    return 0;
+  }
+  if (!module_handles[g]) {
+    snprintf(what, sizeof what, "handle %d has been freed", (int)g);
+    gsr_shim_fail(GSR_ERR_STATE, call, what);
+    return 0;
+  }
+  return module_handles[g];
+}
+
+/* ---- the routines, once --------------------------------------------------------------- */
+
+/* gslib's setup always checks np against the communicator and prints its statistics;
+ * this one checks np the same way and stays quiet. A failed setup (return mode) gives -1. */
+static void run_setup_pick(sint *handle, const slong *id, const sint *n, const MPI_Fint *comm,
+                           const sint *np, const sint *method, const char *call) {
+  *handle = -1;
+  const int h = gsr_f_setup(id, *n, (int)*comm, 1, *np, 0, *method, 0, call);
+  if (!h) return;
+  const int g = add_handle(h);
+  if (g < 0) {
+    gsr_f_free(h);
+    gsr_shim_fail(GSR_ERR_INTERNAL, call, "out of memory for the handle table");
+    return;
+  }
+  *handle = g;
+}
+
+static void run_setup(sint *handle, const slong *id, const sint *n, const MPI_Fint *comm,
+                      const sint *np) {
+  const sint method = gs_auto;
+  run_setup_pick(handle, id, n, comm, np, &method, "gs_setup");
+}
+
+static void run_op(const sint *handle, void *u, const sint *dom, const sint *op,
+                   const sint *transpose) {
+  const int h = module_handle(*handle, "gs_op");
+  if (h) gsr_f_op(h, u, *dom, *op, *transpose, "gs_op");
+}
+
+static void run_op_vec(const sint *handle, void *u, const sint *d, const sint *dom,
+                       const sint *op, const sint *transpose) {
+  const int h = module_handle(*handle, "gs_op_vec");
+  if (h) gsr_f_vec(h, u, *d, *dom, *op, *transpose, "gs_op_vec");
+}
+
+static void run_op_many(const sint *handle, void *u1, void *u2, void *u3, void *u4, void *u5,
+                        void *u6, const sint *d, const sint *dom, const sint *op,
+                        const sint *transpose) {
+  const int h = module_handle(*handle, "gs_op_many");
+  if (h) gsr_f_many(h, u1, u2, u3, u4, u5, u6, *d, *dom, *op, *transpose, "gs_op_many");
+}
+
+/* Size of one element of a Fortran dom code; 0 for an unknown code (which the module
+ * then reports). */
+static size_t element_size(sint dom) {
+  switch (dom) {
+    case 1: return sizeof(double);
+    case 2: return sizeof(sint);
+    case 3: return sizeof(slong);
+    case 4: return sizeof(float);
+    default: return 0;
+  }
+}
+
+/* n fields, field i starting `stride` elements of dom after field i - 1, six per exchange
+ * (the module's gs_many takes at most six arrays). n <= 0 does nothing, as in gslib. */
+static void run_op_fields(const sint *handle, void *u, const sint *stride, const sint *n,
+                          const sint *dom, const sint *op, const sint *transpose) {
+  const char *call = "gs_op_fields";
+  const int h = module_handle(*handle, call);
+  if (!h || *n <= 0) return;
+  const ptrdiff_t step = (ptrdiff_t)*stride * (ptrdiff_t)element_size(*dom);
+  for (sint first = 0; first < *n; first += 6) {
+    void *fields[6] = {NULL, NULL, NULL, NULL, NULL, NULL};
+    const int k = *n - first < 6 ? (int)(*n - first) : 6;
+    for (int i = 0; i < k; ++i) fields[i] = (char *)u + (ptrdiff_t)(first + i) * step;
+    gsr_f_many(h, fields[0], fields[1], fields[2], fields[3], fields[4], fields[5], k, *dom,
+               *op, *transpose, call);
+    if (gsr_get_error_mode() == GSR_ERRORS_RETURN && gsr_last_error() != GSR_SUCCESS) return;
+  }
+}
+
+/* The non-blocking starts store the module's request (0 after an error) in *request. */
+static void run_iop(const sint *handle, void *u, const sint *dom, const sint *op,
+                    const sint *transpose, sint *request) {
+  const int h = module_handle(*handle, "igs_op");
+  *request = h ? gsr_f_iop(h, u, *dom, *op, *transpose, "igs_op") : 0;
+}
+
+static void run_iop_vec(const sint *handle, void *u, const sint *d, const sint *dom,
+                        const sint *op, const sint *transpose, sint *request) {
+  const int h = module_handle(*handle, "igs_op_vec");
+  *request = h ? gsr_f_ivec(h, u, *d, *dom, *op, *transpose, "igs_op_vec") : 0;
+}
+
+static void run_iop_many(const sint *handle, void *u1, void *u2, void *u3, void *u4, void *u5,
+                         void *u6, const sint *d, const sint *dom, const sint *op,
+                         const sint *transpose, sint *request) {
+  const int h = module_handle(*handle, "igs_op_many");
+  *request = h ? gsr_f_imany(h, u1, u2, u3, u4, u5, u6, *d, *dom, *op, *transpose,
+                             "igs_op_many")
+               : 0;
+}
+
+static void run_op_wait(const sint *request) { gsr_f_wait(*request, "gs_op_wait"); }
+
+static void run_free_handle(const sint *handle) {
+  const int h = module_handle(*handle, "gs_free");
+  if (!h) return;
+  gsr_f_free(h);
+  if (gsr_last_error() == GSR_SUCCESS) module_handles[*handle] = 0;
+}
+
+/* gslib checks np here too. All ranks learn whether any rank's np is wrong before the
+ * collective gs_unique starts, so none is left waiting in it (return mode). */
+static void run_unique(slong *id, const sint *n, const MPI_Fint *comm, const sint *np) {
+  const char *call = "gs_unique";
+  const MPI_Comm c = MPI_Comm_f2c(*comm);
+  int size = 0;
+  if (c == MPI_COMM_NULL || MPI_Comm_size(c, &size) != MPI_SUCCESS) {
+    gsr_shim_fail(GSR_ERR_INVALID_ARGUMENT, call, "the communicator is not valid");
+    return;
+  }
+  char what[128];
+  snprintf(what, sizeof what, "np = %d, but the communicator has %d rank%s", (int)*np, size,
+           size == 1 ? "" : "s");
+  const int local = *np == size ? GSR_SUCCESS : GSR_ERR_INVALID_ARGUMENT;
+  if (local != GSR_SUCCESS && gsr_get_error_mode() == GSR_ERRORS_ABORT) {
+    gsr_shim_fail(local, call, what); /* aborts the job */
+    return;
+  }
+  int any = local;
+  if (MPI_Allreduce(&local, &any, 1, MPI_INT, MPI_MAX, c) != MPI_SUCCESS) {
+    gsr_shim_fail(GSR_ERR_MPI, call, "MPI_Allreduce failed while checking np");
+    return;
+  }
+  if (local != GSR_SUCCESS) {
+    gsr_shim_fail(local, call, what);
+    return;
+  }
+  if (any != GSR_SUCCESS) {
+    gsr_shim_fail(GSR_ERR_REMOTE, call, "another rank found an error in its arguments");
+    return;
+  }
+  gsr_f_unique(id, *n, (int)*comm);
+}
+
+/* ---- the exported names: fgslib_<name>_ (Nek5000's build of gslib) and <name>_ ------- */
+
+#define GSLIB_FORTRAN(name, impl, params, args) \
+  void fgslib_##name##_ params;                 \
+  void name##_ params;                          \
+  void fgslib_##name##_ params { impl args; }   \
+  void name##_ params { impl args; }
+
+GSLIB_FORTRAN(gs_setup, run_setup,
+              (sint *handle, const slong *id, const sint *n, const MPI_Fint *comm,
+               const sint *np),
+              (handle, id, n, comm, np))
+GSLIB_FORTRAN(gs_setup_pick, run_setup_pick,
+              (sint *handle, const slong *id, const sint *n, const MPI_Fint *comm,
+               const sint *np, const sint *method),
+              (handle, id, n, comm, np, method, "gs_setup_pick"))
+GSLIB_FORTRAN(gs_op, run_op,
+              (const sint *handle, void *u, const sint *dom, const sint *op,
+               const sint *transpose),
+              (handle, u, dom, op, transpose))
+GSLIB_FORTRAN(gs_op_vec, run_op_vec,
+              (const sint *handle, void *u, const sint *d, const sint *dom, const sint *op,
+               const sint *transpose),
+              (handle, u, d, dom, op, transpose))
+GSLIB_FORTRAN(gs_op_many, run_op_many,
+              (const sint *handle, void *u1, void *u2, void *u3, void *u4, void *u5,
+               void *u6, const sint *d, const sint *dom, const sint *op,
+               const sint *transpose),
+              (handle, u1, u2, u3, u4, u5, u6, d, dom, op, transpose))
+GSLIB_FORTRAN(gs_op_fields, run_op_fields,
+              (const sint *handle, void *u, const sint *stride, const sint *n,
+               const sint *dom, const sint *op, const sint *transpose),
+              (handle, u, stride, n, dom, op, transpose))
+GSLIB_FORTRAN(igs_op, run_iop,
+              (const sint *handle, void *u, const sint *dom, const sint *op,
+               const sint *transpose, sint *request),
+              (handle, u, dom, op, transpose, request))
+GSLIB_FORTRAN(igs_op_vec, run_iop_vec,
+              (const sint *handle, void *u, const sint *d, const sint *dom, const sint *op,
+               const sint *transpose, sint *request),
+              (handle, u, d, dom, op, transpose, request))
+GSLIB_FORTRAN(igs_op_many, run_iop_many,
+              (const sint *handle, void *u1, void *u2, void *u3, void *u4, void *u5,
+               void *u6, const sint *d, const sint *dom, const sint *op,
+               const sint *transpose, sint *request),
+              (handle, u1, u2, u3, u4, u5, u6, d, dom, op, transpose, request))
+GSLIB_FORTRAN(gs_op_wait, run_op_wait, (const sint *request), (request))
+GSLIB_FORTRAN(gs_free, run_free_handle, (const sint *handle), (handle))
+GSLIB_FORTRAN(gs_unique, run_unique,
+              (slong *id, const sint *n, const MPI_Fint *comm, const sint *np),
+              (id, n, comm, np))
