@@ -89,8 +89,10 @@ struct MeshLayout {
 /// Writes a mesh file from one process, a contiguous run of elements at a time, so a
 /// generator never holds more than one slab. Elements must be written in order, each
 /// exactly once; close() completes the file, reports what is wrong with it (fewer elements
-/// than the layout says, an HDF5 failure) and writes the XDMF sidecar. A writer destroyed
-/// without close() only releases the file, which is then incomplete. Uses no MPI.
+/// than the layout says, an HDF5 failure) and writes the XDMF sidecar. The file is written
+/// under a temporary name beside `path` and renamed to `path` only by a successful close():
+/// an incomplete file never appears at `path`, and a file already there stays untouched
+/// until then (a writer destroyed without close() removes its temporary). Uses no MPI.
 class MeshWriter {
 public:
   MeshWriter(const std::string& path, const MeshLayout& layout);
@@ -119,7 +121,8 @@ struct WriteOptions {
 
 /// Collective over comm: each rank writes its own elements (mesh.elements, ascending; all
 /// ranks together must hold each of 0..E-1 exactly once). mesh.info gives dim, order and
-/// periods; coordinates are written if every rank with elements has them.
+/// periods; coordinates are written if every rank with elements has them. Like MeshWriter,
+/// it writes a temporary file and renames it to `path` only once complete.
 void write_mesh(const std::string& path, const Mesh& mesh, MPI_Comm comm, WriteOptions options = {});
 
 }  // namespace gsr

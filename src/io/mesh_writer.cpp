@@ -4,6 +4,7 @@
 #include <gsr/mesh.hpp>
 
 #include "mpi/checked.hpp"
+#include "io/files.hpp"
 #include "io/format.hpp"
 #include "io/h5.hpp"
 #include "io/xdmf.hpp"
@@ -216,26 +217,37 @@ struct MeshWriter::Impl {
   io::MeshDatasets sets;
   std::int64_t next = 0;
   bool open = true;
+  std::string temporary;  // the file being written; renamed to file.path() by a complete close()
 
-  Impl(const std::string& path, const MeshLayout& mesh_layout) : file(path), layout(mesh_layout) {}
+  Impl(const std::string& path, const MeshLayout& mesh_layout)
+      : file(path), layout(mesh_layout), temporary(io::temporary_name(path)) {}
 };
 
 MeshWriter::MeshWriter(const std::string& path, const MeshLayout& layout) {
   io::check_layout(path, layout);
   io::QuietHdf5 quiet;
   auto impl = std::make_unique<Impl>(path, layout);
-  impl->handle = io::Id(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT));
+  impl->handle = io::Id(H5Fcreate(impl->temporary.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT));
   if (!impl->handle) impl->file.fail_hdf5("cannot be created");
-  impl->sets = io::create_mesh_objects(impl->file, impl->handle.get(), layout, /*chunked=*/true);
+  try {
+    impl->sets = io::create_mesh_objects(impl->file, impl->handle.get(), layout, /*chunked=*/true);
+  } catch (...) {
+    impl->sets = {};
+    impl->handle.reset();
+    io::discard(impl->temporary);
+    throw;
+  }
   impl_ = std::move(impl);
 }
 
 MeshWriter::~MeshWriter() {
   if (!impl_ || !impl_->open) return;
-  // An unfinished writer still releases its file; close() is where errors are reported.
+  // An unfinished writer releases and removes its temporary file: nothing appears at the
+  // target's name, and what was there before stays. close() is where errors are reported.
   io::QuietHdf5 quiet;
   impl_->sets = {};
   impl_->handle.reset();
+  io::discard(impl_->temporary);
 }
 
 MeshWriter::MeshWriter(MeshWriter&&) noexcept = default;
@@ -278,10 +290,12 @@ void MeshWriter::close() {
   io::QuietHdf5 quiet;
   w.sets = {};
   const bool closed = H5Fclose(w.handle.release()) >= 0;
+  if (!closed || w.next != w.layout.elements) io::discard(w.temporary);
   if (!closed) w.file.fail_hdf5("cannot be closed");
   if (w.next != w.layout.elements)
     w.file.fail("closed after " + std::to_string(w.next) + " of " + std::to_string(w.layout.elements) +
-                " elements were written; the file is incomplete");
+                " elements were written; the file is incomplete, so it was not written");
+  io::publish(w.temporary, w.file.path());
   io::write_sidecar(w.file.path(), w.layout);
 }
 
@@ -294,23 +308,34 @@ void write_mesh(const std::string& path, const Mesh& mesh, MPI_Comm comm, WriteO
   const FileContext file(path);
   const MeshLayout layout = agree_on_layout(path, mesh, comm, options);
 
-  QuietHdf5 quiet;
-  Id access = mpio_file_access(comm);
-  Id handle(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, access.get()));
+  // The ranks write a temporary file together; rank 0 renames it into place once it is
+  // complete, or removes it if any step failed on any rank.
+  const std::string temporary = temporary_name(path, comm);
+  try {
+    QuietHdf5 quiet;
+    Id access = mpio_file_access(comm);
+    Id handle(H5Fcreate(temporary.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, access.get()));
+    agreed(comm, [&] {
+      if (!handle) file.fail_hdf5("cannot be created");
+    });
+    Id transfer = collective_transfer();
+    const std::vector<RowRun> runs = row_runs(mesh.elements);
+    const std::vector<std::int32_t> owners(mesh.elements.size(), rank);
+    // Every rank makes the same metadata calls and then writes its rows collectively.
+    agreed(comm, [&] {
+      MeshDatasets sets = create_mesh_objects(file, handle.get(), layout, /*chunked=*/false);
+      write_element_rows(file, layout, sets, runs, mesh.ids.data(), mesh.coordinates.data(), owners, transfer.get());
+    });
+    const bool closed = H5Fclose(handle.release()) >= 0;
+    agreed(comm, [&] {
+      if (!closed) file.fail_hdf5("cannot be closed");
+      if (rank == 0) publish(temporary, path);
+    });
+  } catch (...) {
+    if (rank == 0) discard(temporary);
+    throw;
+  }
   agreed(comm, [&] {
-    if (!handle) file.fail_hdf5("cannot be created");
-  });
-  Id transfer = collective_transfer();
-  const std::vector<RowRun> runs = row_runs(mesh.elements);
-  const std::vector<std::int32_t> owners(mesh.elements.size(), rank);
-  // Every rank makes the same metadata calls and then writes its rows collectively.
-  agreed(comm, [&] {
-    MeshDatasets sets = create_mesh_objects(file, handle.get(), layout, /*chunked=*/false);
-    write_element_rows(file, layout, sets, runs, mesh.ids.data(), mesh.coordinates.data(), owners, transfer.get());
-  });
-  const bool closed = H5Fclose(handle.release()) >= 0;
-  agreed(comm, [&] {
-    if (!closed) file.fail_hdf5("cannot be closed");
     if (rank == 0) write_sidecar(path, layout);
   });
 }

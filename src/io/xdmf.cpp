@@ -1,6 +1,7 @@
 // io/xdmf.cpp — XDMF (version 2) sidecar text and the linear sub-cells it draws.
 #include "io/xdmf.hpp"
 
+#include "io/files.hpp"
 #include "io/format.hpp"
 
 #include <filesystem>
@@ -107,10 +108,7 @@ void write_xdmf(const std::string& xmf_path, const std::string& h5_name, const M
       << "  </Domain>\n"
       << "</Xdmf>\n";
 
-  std::ofstream out(xmf_path, std::ios::trunc);
-  out << xml.str();
-  out.close();
-  if (!out) throw Error(ErrorCode::io, "file '" + xmf_path + "': cannot write the XDMF sidecar");
+  write_text_file(xmf_path, xml.str(), "the XDMF sidecar");
 }
 
 }  // namespace io

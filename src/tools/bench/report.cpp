@@ -1,6 +1,8 @@
 // tools/bench/report.cpp — records, metadata, and the table, JSON and CSV made of them.
 #include "tools/bench/report.hpp"
 
+#include "io/files.hpp"
+
 #include <gsr/error.hpp>
 
 #include <unistd.h>
@@ -129,10 +131,7 @@ std::string csv_text(const std::vector<Record>& records) {
 }
 
 void write_file(const std::string& path, const std::string& text) {
-  std::ofstream out(path);
-  out << text;
-  out.close();
-  if (!out) throw Error(ErrorCode::io, "gsr-bench: cannot write '" + path + "'");
+  io::write_text_file(path, text, "the gsr-bench report");
 }
 
 }  // namespace gsr::tools::bench

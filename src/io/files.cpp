@@ -1,0 +1,58 @@
+// io/files.cpp — see files.hpp.
+#include "io/files.hpp"
+
+#include <gsr/error.hpp>
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <vector>
+
+namespace gsr::io {
+
+std::string temporary_name(const std::string& path) {
+  const std::filesystem::path target(path);
+  const std::string name = "." + target.filename().string() + "." + std::to_string(::getpid()) + ".partial";
+  return (target.parent_path() / name).string();
+}
+
+std::string temporary_name(const std::string& path, MPI_Comm comm) {
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  std::string name = rank == 0 ? temporary_name(path) : std::string();
+  unsigned long long length = name.size();
+  MPI_Bcast(&length, 1, MPI_UNSIGNED_LONG_LONG, 0, comm);
+  name.resize(length);
+  MPI_Bcast(name.data(), static_cast<int>(length), MPI_CHAR, 0, comm);
+  return name;
+}
+
+void publish(const std::string& temporary, const std::string& path) {
+  if (std::rename(temporary.c_str(), path.c_str()) == 0) return;
+  const int error = errno;
+  discard(temporary);
+  throw Error(ErrorCode::io, "file '" + path + "': cannot be put in place (rename from '" + temporary +
+                                 "' failed: " + std::strerror(error) + ")");
+}
+
+void discard(const std::string& temporary) noexcept { std::remove(temporary.c_str()); }
+
+void write_text_file(const std::string& path, const std::string& text, const std::string& what) {
+  const std::string temporary = temporary_name(path);
+  {
+    std::ofstream out(temporary, std::ios::trunc | std::ios::binary);
+    out << text;
+    out.close();
+    if (!out) {
+      discard(temporary);
+      throw Error(ErrorCode::io, "file '" + path + "': cannot write " + what);
+    }
+  }
+  publish(temporary, path);
+}
+
+}  // namespace gsr::io
