@@ -52,6 +52,7 @@ program fortran_poisson
   call gsr_mesh_load(trim(path), MPI_COMM_WORLD%MPI_VAL, gsr_mesh_blocks, .true., mesh)
   if (mesh%dim /= 2 .or. .not. mesh%has_coordinates) then
     if (rank == 0) print '(a)', 'gsr-fortran-poisson: needs a 2-D mesh with coordinates'
+    call gsr_mesh_free(mesh)
     call MPI_Finalize(ierr)
     error stop 1
   end if
@@ -94,6 +95,9 @@ program fortran_poisson
     print '(a, f8.4, a, f8.4, a)', '  solve time   ', t0, ' s, of which ', gs_time, ' s in gs_op'
   end if
 
+  ! The main program's arrays are never freed automatically (they are saved), and stop ends
+  ! the program without freeing them either: free everything before leaving.
+  deallocate (points, weights, d, g, mass, mask, dot_weight, b, u, diag, exact)
   call gs_free(handle)
   call gsr_mesh_free(mesh)
   call MPI_Finalize(ierr)

@@ -16,6 +16,8 @@
 #include <new>
 #include <stdexcept>
 
+#include <unistd.h>
+
 namespace gsr {
 
 int MeshInfo::nodes_per_element() const noexcept {
@@ -217,9 +219,48 @@ void check_extent(const FileContext& file, const char* path, haddr_t address, hs
               " bytes): damaged or truncated");
 }
 
-/// Where a dataset's values are stored lies inside the file: the whole of a contiguous
-/// dataset, every chunk of a chunked one (this walks the whole chunk index, so a damaged
-/// index fails here rather than in one rank's part of a collective read).
+/// a * b, or the largest hsize_t if that overflows (a claimed shape may be anything).
+hsize_t saturating_product(hsize_t a, hsize_t b) {
+  return b != 0 && a > std::numeric_limits<hsize_t>::max() / b ? std::numeric_limits<hsize_t>::max() : a * b;
+}
+
+/// The file stores values for the dataset's whole shape. HDF5 reads a part that was never
+/// written (an unallocated contiguous dataset, a missing chunk) as the fill value, so a
+/// shape alone can claim any number of elements in a tiny file; the reader sizes its
+/// buffers by the shape, so the claim is checked against what is stored before anything is
+/// allocated for it.
+void check_stored_extent(const FileContext& file, hid_t dataset, const char* path, hid_t properties,
+                         H5D_layout_t layout, hsize_t stored_chunks) {
+  const std::vector<hsize_t> shape = dataset_shape(file, dataset, path);
+  const std::string claim = dataset_name(path) + ": has shape " + describe_shape(shape);
+  const std::string consequence = " (the rest would read as fill values): damaged or incompletely written";
+  if (layout == H5D_CHUNKED) {
+    std::vector<hsize_t> chunk(shape.size(), 0);
+    if (H5Pget_chunk(properties, static_cast<int>(chunk.size()), chunk.data()) != static_cast<int>(chunk.size()))
+      file.fail_hdf5(dataset_name(path) + ": its chunk shape cannot be read");
+    hsize_t needed = 1;
+    for (std::size_t d = 0; d < shape.size(); ++d) {
+      if (chunk[d] == 0) file.fail(dataset_name(path) + ": has a chunk shape with an empty dimension");
+      needed = saturating_product(needed, shape[d] / chunk[d] + (shape[d] % chunk[d] != 0));
+    }
+    if (stored_chunks < needed)
+      file.fail(claim + ", " + std::to_string(needed) + " chunks of " + describe_shape(chunk) +
+                ", but the file stores only " + std::to_string(stored_chunks) + " of them" + consequence);
+    return;
+  }
+  Id type(H5Dget_type(dataset));
+  hsize_t bytes = type ? H5Tget_size(type.get()) : 0;
+  for (const hsize_t extent : shape) bytes = saturating_product(bytes, extent);
+  const hsize_t stored = H5Dget_storage_size(dataset);
+  if (stored < bytes)
+    file.fail(claim + ", " + std::to_string(bytes) + " bytes, but the file stores only " + std::to_string(stored) +
+              " bytes of it" + consequence);
+}
+
+/// Where a dataset's values are stored lies inside the file and covers its whole shape:
+/// the whole of a contiguous dataset, every chunk of a chunked one (this walks the whole
+/// chunk index, so a damaged index fails here rather than in one rank's part of a
+/// collective read).
 void check_storage(const OpenMesh& mesh, hid_t dataset, const char* path) {
   const FileContext& file = mesh.file;
   const haddr_t end = readable_end(mesh);
@@ -227,11 +268,15 @@ void check_storage(const OpenMesh& mesh, hid_t dataset, const char* path) {
   const H5D_layout_t layout = properties ? H5Pget_layout(properties.get()) : H5D_LAYOUT_ERROR;
   if (layout == H5D_CONTIGUOUS) {
     check_extent(file, path, H5Dget_offset(dataset), H5Dget_storage_size(dataset), end, "its data");
+    check_stored_extent(file, dataset, path, properties.get(), layout, 0);
+  } else if (layout == H5D_COMPACT) {
+    check_stored_extent(file, dataset, path, properties.get(), layout, 0);
   } else if (layout == H5D_CHUNKED) {
     Id space(H5Dget_space(dataset));
     hsize_t chunks = 0;
     if (!space || H5Dget_num_chunks(dataset, space.get(), &chunks) < 0)
       file.fail_hdf5(dataset_name(path) + ": its chunk index cannot be read");
+    check_stored_extent(file, dataset, path, properties.get(), layout, chunks);
     for (hsize_t k = 0; k < chunks; ++k) {
       haddr_t address = HADDR_UNDEF;
       hsize_t bytes = 0;
@@ -239,7 +284,7 @@ void check_storage(const OpenMesh& mesh, hid_t dataset, const char* path) {
         file.fail_hdf5(dataset_name(path) + ": its chunk index cannot be read");
       check_extent(file, path, address, bytes, end, "chunk " + std::to_string(k));
     }
-  } else if (layout != H5D_COMPACT) {
+  } else {
     file.fail(dataset_name(path) + ": has a storage layout other than contiguous, chunked or compact");
   }
 }
@@ -282,17 +327,31 @@ OpenMesh open_mesh(const std::string& path, MPI_Comm comm, int distribution) {
   return mesh;
 }
 
+/// The machine's physical memory in bytes (the largest size_t if unknown).
+std::size_t physical_memory() {
+  const long pages = sysconf(_SC_PHYS_PAGES), page_size = sysconf(_SC_PAGE_SIZE);
+  if (pages <= 0 || page_size <= 0) return std::numeric_limits<std::size_t>::max();
+  const auto p = static_cast<std::size_t>(pages), size = static_cast<std::size_t>(page_size);
+  return p > std::numeric_limits<std::size_t>::max() / size ? std::numeric_limits<std::size_t>::max() : p * size;
+}
+
 /// `count` values for `what` on this rank. Running out of memory is an io error naming the
-/// file and the size: a damaged file can declare sizes that no machine holds.
+/// file and the size: a file can declare more than a machine holds. A request larger than
+/// the machine's memory is refused before it is made (a sanitizer's allocator aborts on
+/// such a size instead of failing it).
 template <class T>
 std::vector<T> allocate(const FileContext& file, const std::string& what, std::size_t count) {
+  const std::string need = what + ": out of memory: this rank needs " + std::to_string(count) + " values of " +
+                           std::to_string(sizeof(T)) + " bytes";
+  const std::size_t memory = physical_memory();
+  if (count > memory / sizeof(T))
+    file.fail(need + ", more than this machine's " + std::to_string(memory) + " bytes of memory");
   try {
     return std::vector<T>(count);
   } catch (const std::bad_alloc&) {
   } catch (const std::length_error&) {
   }
-  file.fail(what + ": out of memory: this rank needs " + std::to_string(count) + " values of " +
-            std::to_string(sizeof(T)) + " bytes");
+  file.fail(need);
 }
 
 /// Every rank: the partition exists and, if it says for how many ranks, is for this many.

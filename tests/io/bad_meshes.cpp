@@ -119,6 +119,26 @@ void narrow_int_attribute(hid_t owner, const char* name, long long value) {
   H5Tclose(type);
 }
 
+/// /mesh/global_ids of `rows` elements in chunks of one element, of which only the first
+/// `ids.size() / nodes` are written.
+void unwritten_rows_dataset(hid_t file, const std::vector<std::int64_t>& ids, hsize_t rows) {
+  H5Ldelete(file, "/mesh/global_ids", H5P_DEFAULT);
+  const hsize_t shape[2] = {rows, nodes}, chunk[2] = {1, nodes};
+  const hsize_t written[2] = {ids.size() / nodes, nodes}, origin[2] = {0, 0};
+  hid_t space = H5Screate_simple(2, shape, nullptr);
+  hid_t properties = H5Pcreate(H5P_DATASET_CREATE);
+  check(H5Pset_chunk(properties, 2, chunk), "H5Pset_chunk");
+  hid_t set = check_id(H5Dcreate2(file, "/mesh/global_ids", H5T_STD_I64LE, space, H5P_DEFAULT, properties, H5P_DEFAULT),
+                       "unwritten global_ids");
+  hid_t memory = H5Screate_simple(2, written, nullptr);
+  check(H5Sselect_hyperslab(space, H5S_SELECT_SET, origin, nullptr, written, nullptr), "H5Sselect_hyperslab");
+  check(H5Dwrite(set, H5T_NATIVE_INT64, memory, space, H5P_DEFAULT, ids.data()), "H5Dwrite");
+  H5Sclose(memory);
+  H5Dclose(set);
+  H5Pclose(properties);
+  H5Sclose(space);
+}
+
 struct Case {
   BadMesh mesh;
   std::function<void(const std::string& path)> write;
@@ -253,6 +273,25 @@ const std::vector<Case>& cases() {
     c.push_back(partition_case("partition_negative", "assigned to rank -1", {0, -1, 1, 1}));
     c.push_back(partition_case("partition_for_4_ranks", "made for 4 ranks", {0, 1, 2, 3}, /*ranks=*/4));
     c.push_back(partition_case("partition_for_1_rank", "made for 1 rank", {0, 0, 0, 0}));
+    // Shapes that claim more than the file stores: HDF5 would read the rest as fill values.
+    c.push_back(defect_case({"global_ids_unwritten_chunks", "dataset '/mesh/global_ids'",
+                             "8 chunks of [1, 9], but the file stores only 4 of them"},
+                            [](hid_t f, GoodData& d) {
+                              H5Ldelete(f, "/mesh/coordinates", H5P_DEFAULT);
+                              H5Ldelete(f, "/mesh/partition", H5P_DEFAULT);
+                              unwritten_rows_dataset(f, d.ids, 2 * elements);
+                            }));
+    c.push_back(defect_case({"coordinates_never_written", "dataset '/mesh/coordinates'",
+                             "has shape [4, 9, 2], 576 bytes, but the file stores only 0 bytes"},
+                            [](hid_t f, GoodData&) {
+                              H5Ldelete(f, "/mesh/coordinates", H5P_DEFAULT);
+                              const hsize_t shape[3] = {elements, nodes, dim};
+                              hid_t space = H5Screate_simple(3, shape, nullptr);
+                              H5Dclose(check_id(H5Dcreate2(f, "/mesh/coordinates", H5T_IEEE_F64LE, space, H5P_DEFAULT,
+                                                           H5P_DEFAULT, H5P_DEFAULT),
+                                                "unwritten coordinates"));
+                              H5Sclose(space);
+                            }));
     c.push_back(content_case("ids_disagree_with_coordinates", "coordinates", "differ by more than",
                              [](std::vector<std::int64_t>& ids) {
                                std::swap(ids[0], ids[8]);  // element 0: two corners trade ids

@@ -29,7 +29,8 @@ void write_good_mesh(const std::string& path);
 // Files beyond the corpus, each the reference mesh with one change. Serial.
 
 /// Declares 2^40 elements (chunked /mesh/global_ids, no chunk written: a small file), more
-/// than any rank can hold.
+/// than any rank can hold; the loader must refuse it from what the file stores, before it
+/// allocates anything by the declared size.
 inline constexpr unsigned long long huge_elements = 1ULL << 40;
 void write_huge_mesh(const std::string& path);
 
