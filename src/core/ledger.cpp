@@ -68,7 +68,7 @@ void send_notices(Retired& r) {
 /// heard from and every notice sent has been taken.
 bool settle(Retired& r) {
   const std::size_t before = r.ledger.heard.size();
-  r.ledger.listen(0);
+  r.ledger.take_in_notices();
   for (std::size_t i = before; i < r.ledger.heard.size(); ++i)
     if (r.ledger.heard[i].calls != r.ledger.calls) report_difference(r.ledger, r.ledger.heard[i]);
   for (int rank : r.ledger.neighbors)
@@ -93,6 +93,12 @@ void report_silent(const Retired& r) {
   std::fflush(stderr);
 }
 
+void give_up(Retired& r) {
+  report_silent(r);
+  for (MPI_Request& send : r.sends)
+    if (send != MPI_REQUEST_NULL) MPI_Request_free(&send);
+}
+
 /// At MPI_Finalize: live handles send their notices too, then every rank waits for its
 /// neighbours' (up to the handles' timeouts) so that nothing is left in flight.
 void settle_at_finalize() {
@@ -103,18 +109,16 @@ void settle_at_finalize() {
   }
   live_ledgers().clear();
   const double begin = MPI_Wtime();
-  while (!retired().empty()) {
-    poll_retired();
+  auto& handles = retired();
+  while (!handles.empty()) {
     const double waited = MPI_Wtime() - begin;
-    for (auto it = retired().begin(); it != retired().end();) {
-      if (it->ledger.timeout > 0 && waited > it->ledger.timeout) {
-        report_silent(*it);
-        for (MPI_Request& send : it->sends)
-          if (send != MPI_REQUEST_NULL) MPI_Request_free(&send);
-        it = retired().erase(it);
-      } else {
-        ++it;
+    for (auto it = handles.begin(); it != handles.end();) {
+      bool done = settle(*it);
+      if (!done && it->ledger.timeout > 0 && waited > it->ledger.timeout) {
+        give_up(*it);
+        done = true;
       }
+      it = done ? handles.erase(it) : std::next(it);
     }
   }
 }
@@ -133,18 +137,23 @@ void hook_finalize() {
 
 }  // namespace
 
-std::optional<FreeNotice> CallLedger::listen(std::uint64_t calls_needed) {
-  std::optional<FreeNotice> short_of_calls;
+void CallLedger::take_in_notices() {
   for (;;) {
     int arrived = 0;
     MPI_Status status;
-    if (MPI_Iprobe(MPI_ANY_SOURCE, notice_tag, comm, &arrived, &status) != MPI_SUCCESS || !arrived) break;
+    if (MPI_Iprobe(MPI_ANY_SOURCE, notice_tag, comm, &arrived, &status) != MPI_SUCCESS || !arrived) return;
     FreeNotice notice{status.MPI_SOURCE, 0};
     MPI_Recv(&notice.calls, 1, MPI_UINT64_T, status.MPI_SOURCE, notice_tag, comm, MPI_STATUS_IGNORE);
     heard.push_back(notice);
-    if (!short_of_calls && notice.calls < calls_needed) short_of_calls = notice;
   }
-  return short_of_calls;
+}
+
+std::optional<FreeNotice> CallLedger::listen(std::uint64_t calls_needed) {
+  const std::size_t before = heard.size();
+  take_in_notices();
+  for (std::size_t i = before; i < heard.size(); ++i)
+    if (heard[i].calls < calls_needed) return heard[i];
+  return std::nullopt;
 }
 
 void track(CallLedger* ledger) {

@@ -33,8 +33,11 @@ struct CallLedger {
   std::vector<FreeNotice> heard;   // notices received so far
   double timeout = 0;              // seconds; 0: wait without limit
 
-  /// Receives every notice that has arrived. Returns the first one saying its sender made
-  /// fewer than `calls_needed` calls: that rank will never join this rank's current call.
+  /// Receives every notice that has arrived (into `heard`).
+  void take_in_notices();
+
+  /// Takes in the notices that have arrived and returns the first new one saying its sender
+  /// made fewer than `calls_needed` calls: that rank will never join this rank's current call.
   std::optional<FreeNotice> listen(std::uint64_t calls_needed);
 };
 

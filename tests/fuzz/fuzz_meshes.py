@@ -120,31 +120,27 @@ def raw_slot(rng, seed, dataset, width):
     return offset + width * rng.randrange(max(size // width, 1))
 
 
-def set_id(rng, seed, data):
-    slot = raw_slot(rng, seed, "global_ids", 8)
+def set_value(rng, seed, data, dataset, fmt, values, fallback):
+    """Overwrites one raw value of `dataset` (struct format `fmt`) with one of `values`."""
+    width = struct.calcsize(fmt)
+    slot = raw_slot(rng, seed, dataset, width)
     if slot is None:
-        return flip_any_bit(rng, seed, data)
-    value = rng.choice(INTERESTING_INT64)
-    data[slot:slot + 8] = struct.pack("<q", value)
-    return f"global id at {slot} = {value}"
+        return fallback(rng, seed, data)
+    value = rng.choice(values)
+    data[slot:slot + width] = struct.pack(fmt, value)
+    return f"{dataset} at {slot} = {value}"
+
+
+def set_id(rng, seed, data):
+    return set_value(rng, seed, data, "global_ids", "<q", INTERESTING_INT64, flip_any_bit)
 
 
 def set_coordinate(rng, seed, data):
-    slot = raw_slot(rng, seed, "coordinates", 8)
-    if slot is None:
-        return set_id(rng, seed, data)
-    value = rng.choice(INTERESTING_DOUBLES)
-    data[slot:slot + 8] = struct.pack("<d", value)
-    return f"coordinate at {slot} = {value}"
+    return set_value(rng, seed, data, "coordinates", "<d", INTERESTING_DOUBLES, set_id)
 
 
 def set_partition(rng, seed, data):
-    slot = raw_slot(rng, seed, "partition", 4)
-    if slot is None:
-        return set_id(rng, seed, data)
-    value = rng.choice([-1, 1, 2, 3, 2**31 - 1, -(2**31)])
-    data[slot:slot + 4] = struct.pack("<i", value)
-    return f"partition at {slot} = {value}"
+    return set_value(rng, seed, data, "partition", "<i", [-1, 1, 2, 3, 2**31 - 1, -(2**31)], set_id)
 
 
 def truncate(rng, seed, data):
