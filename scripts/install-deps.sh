@@ -9,6 +9,7 @@ packages=(
   libeigen3-dev googletest libgtest-dev libgmock-dev libbenchmark-dev
   libcli11-dev nlohmann-json3-dev
   python3-matplotlib
+  valgrind
 )
 
 missing=()
