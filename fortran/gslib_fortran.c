@@ -14,25 +14,11 @@
  */
 #include "gsr/gs.h"
 #include "capi/shim.h"
+#include "gsr_fortran.h"
 
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
-
-/* The module's C side (fortran/gsr_fortran.c), which has no header of its own. */
-int gsr_f_setup(const slong *id, int n, int fcomm, int check_np, int np, int unique,
-                int method, int verbose, const char *call);
-void gsr_f_unique(slong *id, int n, int fcomm);
-void gsr_f_free(int h);
-void gsr_f_op(int h, void *u, int dom, int op, int transpose, const char *call);
-void gsr_f_vec(int h, void *u, int k, int dom, int op, int transpose, const char *call);
-void gsr_f_many(int h, void *u1, void *u2, void *u3, void *u4, void *u5, void *u6, int k,
-                int dom, int op, int transpose, const char *call);
-int gsr_f_iop(int h, void *u, int dom, int op, int transpose, const char *call);
-int gsr_f_ivec(int h, void *u, int k, int dom, int op, int transpose, const char *call);
-int gsr_f_imany(int h, void *u1, void *u2, void *u3, void *u4, void *u5, void *u6, int k,
-                int dom, int op, int transpose, const char *call);
-void gsr_f_wait(int r, const char *call);
 
 /* ---- gslib's handle table ----------------------------------------------------------- */
 

@@ -21,6 +21,7 @@
 #include "gsr/gs.h"
 #include "gsr/mesh.h"
 #include "capi/shim.h"
+#include "gsr_fortran.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -109,8 +109,9 @@ int start_request(LiveHandle& h, gsr::Request request) {
   return h.serial * requests_per_handle + static_cast<int>(index);
 }
 
-// gs.h's domain codes follow gslib (gs_long is C's long, gs_long_long is long long), gsr's
-// Domain counts bits; unknown codes pass through unchanged for the handle to reject.
+// gs.h's domain codes follow gslib (gs_long is C's long, gs_long_long is long long); gsr's
+// Domain names a fixed-width type. Unknown codes pass through unchanged for the handle to
+// reject (Domain has no value 4 or above).
 gsr::Domain domain_of(gs_dom dom) {
   static_assert(sizeof(long long) == 8 && (sizeof(long) == 8 || sizeof(long) == 4), "unexpected integer sizes");
   switch (dom) {

@@ -197,8 +197,9 @@ bool AllreduceExchange::step(Workspace& ws) {
       continue;
     }
     const bool wide = ws.kernels && sc.row_bytes > first_slot_bytes;
-    if (sc.phase == Phase::first && wide && agreed(ws)) {
-      // Only when every rank agreed is the second collective the same on every rank.
+    if (sc.phase == Phase::first && wide) {
+      // Every rank agreed (else the branches above): only then is the second collective
+      // the same on every rank.
       const std::size_t slots = static_cast<std::size_t>(total_slots_);
       const std::size_t first_part = header_bytes + slots * first_slot_bytes;
       or_allreduce(ws.recv.data() + first_part, slots * (sc.row_bytes - first_slot_bytes), comm_, ws.requests);
