@@ -109,6 +109,13 @@ int start_request(LiveHandle& h, gsr::Request request) {
   return h.serial * requests_per_handle + static_cast<int>(index);
 }
 
+// A NULL request pointer is found before the call starts, but the other ranks are already
+// in theirs: take part without data, so they fail at once (E-CALL-REMOTE-ARGS) instead of
+// waiting for GSR_TIMEOUT. Handle::fail_call always throws.
+[[noreturn]] void refuse_null_request(LiveHandle& h) {
+  h.handle.fail_call(ErrorCode::invalid_argument, "gsr: the request pointer is NULL");
+}
+
 // gs.h's domain codes follow gslib (gs_long is C's long, gs_long_long is long long); gsr's
 // Domain names a fixed-width type. Unknown codes pass through unchanged for the handle to
 // reject (Domain has no value 4 or above).
@@ -268,7 +275,7 @@ void gs_many(void* const* u, unsigned k, gs_dom dom, gs_op op, unsigned transpos
 void igs(void* u, gs_dom dom, gs_op op, unsigned transpose, struct gs_data* gsh, buffer*, int* handle) {
   guarded("igs", gsr::capi::comm_of(gsh), [&] {
     auto& h = gsr::capi::checked(gsh);
-    if (!handle) throw gsr::Error(gsr::ErrorCode::invalid_argument, "gsr: the request pointer is NULL");
+    if (!handle) gsr::capi::refuse_null_request(h);
     *handle = gsr::capi::start_request(
         h, h.handle.start_vec(u, h.handle.size(), 1, domain_of(dom), static_cast<gsr::Op>(op),
                               transpose_of(transpose)));
@@ -279,7 +286,7 @@ void igs_vec(void* u, unsigned k, gs_dom dom, gs_op op, unsigned transpose, stru
              int* handle) {
   guarded("igs_vec", gsr::capi::comm_of(gsh), [&] {
     auto& h = gsr::capi::checked(gsh);
-    if (!handle) throw gsr::Error(gsr::ErrorCode::invalid_argument, "gsr: the request pointer is NULL");
+    if (!handle) gsr::capi::refuse_null_request(h);
     *handle = gsr::capi::start_request(
         h, h.handle.start_vec(u, h.handle.size() * k, k, domain_of(dom), static_cast<gsr::Op>(op),
                               transpose_of(transpose)));
@@ -290,7 +297,7 @@ void igs_many(void* const* u, unsigned k, gs_dom dom, gs_op op, unsigned transpo
               buffer*, int* handle) {
   guarded("igs_many", gsr::capi::comm_of(gsh), [&] {
     auto& h = gsr::capi::checked(gsh);
-    if (!handle) throw gsr::Error(gsr::ErrorCode::invalid_argument, "gsr: the request pointer is NULL");
+    if (!handle) gsr::capi::refuse_null_request(h);
     *handle = gsr::capi::start_request(
         h, h.handle.start_many(u, k, domain_of(dom), static_cast<gsr::Op>(op), transpose_of(transpose)));
   });

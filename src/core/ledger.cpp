@@ -6,10 +6,7 @@
 #include <gsr/error.hpp>
 
 #include <algorithm>
-#include <cerrno>
-#include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <list>
 #include <string>
 
@@ -184,16 +181,5 @@ void retire(CallLedger ledger, OwnedComm comm) noexcept {
   }
 }
 
-double timeout_from_environment() {
-  const char* text = std::getenv("GSR_TIMEOUT");
-  if (!text || !*text) return default_timeout_seconds;
-  char* end = nullptr;
-  errno = 0;
-  const double seconds = std::strtod(text, &end);
-  if (errno != 0 || *end != '\0' || !std::isfinite(seconds) || seconds < 0)
-    throw Error(ErrorCode::invalid_argument, std::string("gsr: GSR_TIMEOUT='") + text +
-                                                 "' is not a number of seconds >= 0 (0 turns the limit off)");
-  return seconds;
-}
 
 }  // namespace gsr::detail

@@ -9,6 +9,7 @@
 // arrived, and at MPI_Finalize every rank waits (up to GSR_TIMEOUT) for the rest.
 #pragma once
 
+#include "mpi/checked.hpp"
 #include "mpi/comm.hpp"
 
 #include <mpi.h>
@@ -49,9 +50,5 @@ void untrack(CallLedger* ledger) noexcept;
 /// neighbours' notices have arrived, reporting any count that differs from this rank's.
 void retire(CallLedger ledger, OwnedComm comm) noexcept;
 
-/// GSR_TIMEOUT in seconds (docs/errors.md): unset means default_timeout_seconds, 0 turns
-/// the limit off. Throws Error(invalid_argument) for anything else than a number >= 0.
-double timeout_from_environment();
-inline constexpr double default_timeout_seconds = 300;
 
 }  // namespace gsr::detail

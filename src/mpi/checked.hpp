@@ -28,6 +28,11 @@ void require_communicator(MPI_Comm comm, const char* what);
 int comm_rank(MPI_Comm comm);
 int comm_size(MPI_Comm comm);
 
+/// GSR_TIMEOUT in seconds (docs/errors.md): unset means default_timeout_seconds, 0 turns
+/// the limit off. Throws Error(invalid_argument) for anything else than a number >= 0.
+double timeout_from_environment();
+inline constexpr double default_timeout_seconds = 300;
+
 /// What the other ranks throw when one rank failed.
 enum class Report {
   remote,           // ErrorCode::remote, quoting the failing rank ("rank 2 failed: ...")
@@ -36,7 +41,9 @@ enum class Report {
 
 /// Collective: every rank passes its own local error (ErrorCode::ok: none). If any rank
 /// had one, every rank throws: the failing rank its own error, the others as `report`
-/// says, quoting the lowest failing rank.
+/// says, quoting the lowest failing rank. A rank that never arrives (it failed before this
+/// step, say on a NULL argument it could not report through the communicator) makes the
+/// others throw ErrorCode::timeout after GSR_TIMEOUT seconds instead of waiting forever.
 void agree_on_errors(MPI_Comm comm, ErrorCode local_code, const std::string& local_message,
                      Report report = Report::remote);
 
