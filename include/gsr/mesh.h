@@ -49,7 +49,7 @@ typedef struct gsr_mesh {
   int64_t local_elements;    /* elements on this rank (may be 0) */
   int64_t n;                 /* local_elements * nodes_per_element: the length of ids */
   int64_t *elements;         /* [local_elements], or NULL when empty */
-  int64_t *ids;              /* [n], or NULL when empty */
+  slong *ids;                /* [n], or NULL when empty: gs.h's id type, as gs_setup takes */
   double *coordinates;       /* [n * dim], or NULL */
 } gsr_mesh;
 

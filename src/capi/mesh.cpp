@@ -9,13 +9,18 @@
 #include <cstdlib>
 #include <cstring>
 #include <new>
+#include <type_traits>
 
 namespace {
 
-template <class T>
-T* copy_out(const std::vector<T>& values) {
-  if (values.empty()) return nullptr;
-  T* out = static_cast<T*>(std::malloc(values.size() * sizeof(T)));
+// Out may differ from T only in name (ids: std::int64_t in C++, slong = long long in C).
+template <class Out = void, class T>
+auto* copy_out(const std::vector<T>& values) {
+  using Target = std::conditional_t<std::is_void_v<Out>, T, Out>;
+  static_assert(sizeof(Target) == sizeof(T) && std::is_integral_v<Target> == std::is_integral_v<T>);
+  Target* out = nullptr;
+  if (values.empty()) return out;
+  out = static_cast<Target*>(std::malloc(values.size() * sizeof(T)));
   if (!out) throw std::bad_alloc();
   std::memcpy(out, values.data(), values.size() * sizeof(T));
   return out;
@@ -47,7 +52,7 @@ int load(const char* function, const char* path, MPI_Comm comm, int distribution
     out.n = static_cast<int64_t>(loaded.ids.size());
     try {
       out.elements = copy_out(loaded.elements);
-      out.ids = copy_out(loaded.ids);
+      out.ids = copy_out<slong>(loaded.ids);
       out.coordinates = copy_out(loaded.coordinates);
     } catch (...) {
       gsr_mesh_free(&out);
