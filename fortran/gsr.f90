@@ -30,6 +30,7 @@ module gsr
   integer, parameter, public :: gsr_pairwise = 1
   integer, parameter, public :: gsr_crystal_router = 2
   integer, parameter, public :: gsr_all_reduce = 3
+  integer, parameter, public :: gsr_neighbor = 4
 
   ! error codes and modes (the values of gs.h)
   integer, parameter, public :: gsr_success = 0
@@ -212,7 +213,7 @@ contains
 
   !> gs_setup with what the original Fortran call lacked: unique /= 0 behaves as if
   !> gs_unique had been applied to id first (id itself is left alone), method is one of
-  !> gsr_auto, gsr_pairwise, gsr_crystal_router, gsr_all_reduce, and verbose /= 0 prints
+  !> gsr_auto, gsr_pairwise, gsr_crystal_router, gsr_all_reduce, gsr_neighbor, and verbose /= 0 prints
   !> the setup statistics on rank 0. np is optional here; when given it is checked.
   subroutine gs_setup_ext(handle, id, n, comm, unique, method, verbose, np)
     integer, intent(out) :: handle

@@ -250,11 +250,11 @@ int gsr_f_setup(const slong *id, int n, int fcomm, int check_np, int np, int uni
   } else if (n < 0) {
     local = GSR_ERR_INVALID_ARGUMENT;
     snprintf(what, sizeof what, "n = %d is negative", n);
-  } else if (method < gs_auto || method > gs_all_reduce) {
+  } else if (method < gs_auto || method > (int)gs_neighbor) {
     local = GSR_ERR_INVALID_ARGUMENT;
     snprintf(what, sizeof what,
              "unknown method code %d (0 = auto, 1 = pairwise, 2 = crystal router, "
-             "3 = allreduce)", method);
+             "3 = allreduce, 4 = neighbor)", method);
   }
 
   if (!agree_on_arguments(mpi_comm, local, what, call)) return 0;

@@ -138,13 +138,17 @@ enum {
 };
 enum { GSR_ERRORS_ABORT = 0, GSR_ERRORS_RETURN = 1 };
 
+/* gsr's own exchange method, after gslib's codes: the pairwise messages in one MPI
+ * neighbourhood collective per call (docs/methods.md). A gs_method value for gs_setup. */
+#define gs_neighbor ((gs_method)4)
+
 void gsr_set_error_mode(int mode);
 int gsr_get_error_mode(void);
 int gsr_last_error(void);                  /* code of the most recent call; GSR_SUCCESS if it succeeded */
 const char *gsr_last_error_message(void);  /* "" if none */
 void gsr_clear_error(void);
 
-/* Method in use by a handle ("pairwise", "crystal_router", "allreduce"). */
+/* Method in use by a handle ("pairwise", "crystal_router", "allreduce", "neighbor"). */
 const char *gsr_method_name(const struct gs_data *gsh);
 
 #ifdef __cplusplus

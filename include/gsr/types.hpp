@@ -23,18 +23,18 @@ enum class Op : int { add = 0, mul = 1, min = 2, max = 3, bpr = 4 };
 enum class Transpose : int { no = 0, yes = 1 };
 
 /// How values cross rank boundaries. `automatic` measures the others and keeps the fastest.
-enum class Method : int { automatic = 0, pairwise = 1, crystal_router = 2, allreduce = 3 };
+enum class Method : int { automatic = 0, pairwise = 1, crystal_router = 2, allreduce = 3, neighbor = 4 };
 
 std::string_view to_string(Domain d) noexcept;
 std::string_view to_string(Op op) noexcept;
 std::string_view to_string(Method m) noexcept;
 
-/// Parses "pairwise", "crystal_router", "allreduce" or "auto"; nullopt for anything else.
+/// Parses "pairwise", "crystal_router", "allreduce", "neighbor" or "auto"; nullopt for anything else.
 std::optional<Method> method_from_string(std::string_view name) noexcept;
 
 /// Every concrete method, in registry order (what `automatic` chooses among).
 inline constexpr Method concrete_methods[] = {Method::pairwise, Method::crystal_router,
-                                              Method::allreduce};
+                                              Method::allreduce, Method::neighbor};
 
 /// Maps a C++ value type to its Domain; unsupported types fail to compile.
 template <class T>

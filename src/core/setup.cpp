@@ -24,17 +24,26 @@ struct MethodRequest {
 };
 
 // Method requested by options or GSR_METHOD (which only overrides automatic).
+/// "auto, pairwise, crystal_router, allreduce or neighbor": every name the registry knows.
+std::string method_names() {
+  std::string names(to_string(Method::automatic));
+  const auto methods = method_registry();
+  for (std::size_t i = 0; i < methods.size(); ++i)
+    names += (i + 1 == methods.size() ? " or " : ", ") + std::string(methods[i].name);
+  return names;
+}
+
 MethodRequest resolve_method(const SetupOptions& options) {
   if (options.method != Method::automatic && !find_method(options.method))
     throw Error(ErrorCode::invalid_argument, "gsr: unknown method code " + std::to_string(static_cast<int>(options.method)) +
-                                                 " (expected auto, pairwise, crystal_router or allreduce)");
+                                                 " (expected " + method_names() + ")");
   if (options.method != Method::automatic) return {options.method, "requested"};
   if (const char* env = std::getenv("GSR_METHOD"); env && *env) {
     const auto m = method_from_string(env);
     if (!m)
       throw Error(ErrorCode::invalid_argument,
                   std::string("gsr: GSR_METHOD='") + env +
-                      "' names no method (expected pairwise, crystal_router, allreduce or auto)");
+                      "' names no method (expected " + method_names() + ")");
     return {*m, std::string("GSR_METHOD=") + env};
   }
   return {};

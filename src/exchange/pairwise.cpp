@@ -11,84 +11,98 @@
 
 namespace gsr::detail {
 
-PairwiseExchange::PairwiseExchange(const ExchangeInputs& in) : comm_(in.comm), shared_groups_(in.plan.shared_groups) {
+NeighborRoutes::NeighborRoutes(const ExchangeInputs& in) : shared_groups(in.plan.shared_groups) {
   const int me = in.plan.rank;
   for (int r : in.holders.items)
-    if (r != me) neighbor_ranks_.push_back(r);
-  std::sort(neighbor_ranks_.begin(), neighbor_ranks_.end());
-  neighbor_ranks_.erase(std::unique(neighbor_ranks_.begin(), neighbor_ranks_.end()), neighbor_ranks_.end());
+    if (r != me) neighbor_ranks.push_back(r);
+  std::sort(neighbor_ranks.begin(), neighbor_ranks.end());
+  neighbor_ranks.erase(std::unique(neighbor_ranks.begin(), neighbor_ranks.end()), neighbor_ranks.end());
 
   // Count, then fill, the groups per neighbour (ascending group index = ascending id).
-  const std::size_t nn = neighbor_ranks_.size();
+  const std::size_t nn = neighbor_ranks.size();
   std::vector<std::size_t> count(nn, 0);
-  for (std::size_t s = 0; s < shared_groups_; ++s)
+  for (std::size_t s = 0; s < shared_groups; ++s)
     for (int r : in.holders.row(s))
       if (r != me) ++count[neighbor_index(r)];
-  neighbor_groups_.offsets.assign(nn + 1, 0);
-  for (std::size_t j = 0; j < nn; ++j) neighbor_groups_.offsets[j + 1] = neighbor_groups_.offsets[j] + count[j];
-  neighbor_groups_.items.resize(neighbor_groups_.offsets[nn]);
+  neighbor_groups.offsets.assign(nn + 1, 0);
+  for (std::size_t j = 0; j < nn; ++j) neighbor_groups.offsets[j + 1] = neighbor_groups.offsets[j] + count[j];
+  neighbor_groups.items.resize(neighbor_groups.offsets[nn]);
 
-  std::vector<std::size_t> cursor(neighbor_groups_.offsets.begin(), neighbor_groups_.offsets.end() - 1);
-  combine_.offsets.reserve(shared_groups_ + 1);
-  combine_.slot.reserve(in.holders.items.size());
-  combine_.index.reserve(in.holders.items.size());
-  for (std::size_t s = 0; s < shared_groups_; ++s) {
+  std::vector<std::size_t> cursor(neighbor_groups.offsets.begin(), neighbor_groups.offsets.end() - 1);
+  combine.offsets.reserve(shared_groups + 1);
+  combine.slot.reserve(in.holders.items.size());
+  combine.index.reserve(in.holders.items.size());
+  for (std::size_t s = 0; s < shared_groups; ++s) {
     for (int r : in.holders.row(s)) {  // ascending rank: the canonical order
       if (r == me) {
-        combine_.slot.push_back(0);
-        combine_.index.push_back(static_cast<index_t>(s));
+        combine.slot.push_back(0);
+        combine.index.push_back(static_cast<index_t>(s));
       } else {
         const std::size_t j = neighbor_index(r);
-        combine_.slot.push_back(static_cast<std::uint32_t>(1 + j));
-        combine_.index.push_back(static_cast<index_t>(cursor[j] - neighbor_groups_.offsets[j]));
-        neighbor_groups_.items[cursor[j]++] = static_cast<index_t>(s);
+        combine.slot.push_back(static_cast<std::uint32_t>(1 + j));
+        combine.index.push_back(static_cast<index_t>(cursor[j] - neighbor_groups.offsets[j]));
+        neighbor_groups.items[cursor[j]++] = static_cast<index_t>(s);
       }
     }
-    combine_.offsets.push_back(combine_.slot.size());
+    combine.offsets.push_back(combine.slot.size());
   }
 }
 
-std::size_t PairwiseExchange::neighbor_index(int rank) const {
-  return static_cast<std::size_t>(std::lower_bound(neighbor_ranks_.begin(), neighbor_ranks_.end(), rank) -
-                                  neighbor_ranks_.begin());
+std::size_t NeighborRoutes::neighbor_index(int rank) const {
+  return static_cast<std::size_t>(std::lower_bound(neighbor_ranks.begin(), neighbor_ranks.end(), rank) -
+                                  neighbor_ranks.begin());
 }
 
-std::size_t PairwiseExchange::message_bytes(std::size_t j, std::size_t row_bytes) const {
-  return sizeof(MessageHeader) + neighbor_groups_.row(j).size() * row_bytes;
+std::size_t NeighborRoutes::message_bytes(std::size_t j, std::size_t row_bytes) const {
+  return sizeof(MessageHeader) + neighbor_groups.row(j).size() * row_bytes;
 }
 
-std::size_t PairwiseExchange::bytes() const noexcept {
-  return neighbor_ranks_.capacity() * sizeof(int) + neighbor_groups_.bytes() + combine_.bytes();
-}
-
-std::vector<MessageStats> PairwiseExchange::messages() const {
-  std::vector<MessageStats> out;
-  for (std::size_t j = 0; j < neighbor_ranks_.size(); ++j) {
-    const std::size_t values = neighbor_groups_.row(j).size();  // the same both ways
-    out.push_back(MessageStats{0, neighbor_ranks_[j], true, values});
-    out.push_back(MessageStats{0, neighbor_ranks_[j], false, values});
+std::byte* NeighborRoutes::pack(std::size_t j, const MessageHeader& header, const std::byte* partials,
+                                std::size_t row_bytes, std::byte* out) const {
+  std::memcpy(out, &header, sizeof header);
+  out += sizeof header;
+  if (row_bytes == 0) return out;
+  for (index_t s : neighbor_groups.row(j)) {
+    std::memcpy(out, partials + s * row_bytes, row_bytes);
+    out += row_bytes;
   }
   return out;
 }
 
-std::vector<int> PairwiseExchange::awaited(const Workspace& ws) const {
-  std::vector<int> ranks;
-  for (std::size_t j = 0; j < neighbor_ranks_.size(); ++j)
-    if (ws.blocks.size() > 1 + j && !ws.blocks[1 + j]) ranks.push_back(neighbor_ranks_[j]);
-  return ranks;
+std::size_t NeighborRoutes::bytes() const noexcept {
+  return neighbor_ranks.capacity() * sizeof(int) + neighbor_groups.bytes() + combine.bytes();
 }
 
-std::vector<StageStats> PairwiseExchange::stages() const {
-  return {StageStats{neighbor_ranks_.size(), neighbor_groups_.items.size()}};
+std::vector<MessageStats> NeighborRoutes::messages() const {
+  std::vector<MessageStats> out;
+  for (std::size_t j = 0; j < neighbor_ranks.size(); ++j) {
+    const std::size_t values = neighbor_groups.row(j).size();  // the same both ways
+    out.push_back(MessageStats{0, neighbor_ranks[j], true, values});
+    out.push_back(MessageStats{0, neighbor_ranks[j], false, values});
+  }
+  return out;
+}
+
+std::vector<StageStats> NeighborRoutes::stages() const {
+  return {StageStats{neighbor_ranks.size(), neighbor_groups.items.size()}};
+}
+
+PairwiseExchange::PairwiseExchange(const ExchangeInputs& in) : comm_(in.comm), routes_(in) {}
+
+std::vector<int> PairwiseExchange::awaited(const Workspace& ws) const {
+  std::vector<int> ranks;
+  for (std::size_t j = 0; j < routes_.neighbor_ranks.size(); ++j)
+    if (ws.blocks.size() > 1 + j && !ws.blocks[1 + j]) ranks.push_back(routes_.neighbor_ranks[j]);
+  return ranks;
 }
 
 void PairwiseExchange::begin(Workspace& ws) {
   // A rank whose arguments were bad sends every neighbour a header saying so.
-  const std::size_t nn = neighbor_ranks_.size();
+  const std::size_t nn = routes_.neighbor_ranks.size();
   const std::size_t row = ws.kernels ? ws.info.k * ws.kernels->value_size : 0;
   const MessageHeader header = MessageHeader::of(ws.info, ws.kernels ? HeaderStatus::ok : HeaderStatus::own_failure);
   std::size_t total = 0;
-  for (std::size_t j = 0; j < nn; ++j) total += message_bytes(j, row);
+  for (std::size_t j = 0; j < nn; ++j) total += routes_.message_bytes(j, row);
   ws.tag = tags_.next();
   ws.check = HeaderCheck{};
   ws.send.resize(total);
@@ -99,31 +113,24 @@ void PairwiseExchange::begin(Workspace& ws) {
 
   std::byte* out = ws.send.data();
   for (std::size_t j = 0; j < nn; ++j) {
-    std::memcpy(out, &header, sizeof header);
-    std::byte* values = out + sizeof header;
-    if (ws.kernels)
-      for (index_t s : neighbor_groups_.row(j)) {
-        std::memcpy(values, ws.partials.data() + s * row, row);
-        values += row;
-      }
-    const std::size_t length = static_cast<std::size_t>(values - out);
-    post_send(out, length, neighbor_ranks_[j], ws.tag, comm_, ws.requests);
-    out = values;
+    std::byte* end = routes_.pack(j, header, ws.partials.data(), row, out);
+    post_send(out, static_cast<std::size_t>(end - out), routes_.neighbor_ranks[j], ws.tag, comm_, ws.requests);
+    out = end;
   }
 }
 
 bool PairwiseExchange::advance(Workspace& ws) {
   // Each neighbour's message is probed before it is received (exchange/protocol.hpp): a
   // neighbour that disagrees about the call may send more than this rank expects.
-  const std::size_t nn = neighbor_ranks_.size();
+  const std::size_t nn = routes_.neighbor_ranks.size();
   const std::size_t row = ws.kernels ? ws.info.k * ws.kernels->value_size : 0;
   bool all_received = true;
   std::byte* in = ws.recv.data();
   for (std::size_t j = 0; j < nn; ++j) {
-    const std::size_t length = message_bytes(j, row);
+    const std::size_t length = routes_.message_bytes(j, row);
     if (!ws.blocks[1 + j]) {
       const std::byte* got =
-          try_receive_checked(comm_, neighbor_ranks_[j], ws.tag, in, length, ws.overflow, ws.info, ws.check);
+          try_receive_checked(comm_, routes_.neighbor_ranks[j], ws.tag, in, length, ws.overflow, ws.info, ws.check);
       if (got) ws.blocks[1 + j] = got + sizeof(MessageHeader);
       else all_received = false;
     }
@@ -132,8 +139,8 @@ bool PairwiseExchange::advance(Workspace& ws) {
   if (!all_received || !test_all(ws.requests, "gs message send")) return false;
   if (!ws.kernels) return true;  // this rank's own arguments were bad; the handle says so
   ws.check.throw_if_failed();
-  ws.results.resize(shared_groups_ * row);
-  ws.kernels->combine(ws.results.data(), ws.info.k, ws.blocks.data(), combine_);
+  ws.results.resize(routes_.shared_groups * row);
+  ws.kernels->combine(ws.results.data(), ws.info.k, ws.blocks.data(), routes_.combine);
   return true;
 }
 

@@ -7,28 +7,47 @@
 
 namespace gsr::detail {
 
+/// Who this rank exchanges with and what: one message each way per neighbour, carrying the
+/// rows of the groups they share. Also the plan of the neighbor method, which moves the
+/// same messages in one neighbourhood collective.
+struct NeighborRoutes {
+  explicit NeighborRoutes(const ExchangeInputs& inputs);
+
+  std::size_t shared_groups = 0;
+  std::vector<int> neighbor_ranks;  // ascending
+  Csr<index_t> neighbor_groups;     // row j: shared groups held with neighbour j, ascending
+  CombineMap combine;               // slot 0: own partials, slot 1 + j: neighbour j's values
+
+  /// A message to or from neighbour j: the header, then one row per group they share.
+  std::size_t message_bytes(std::size_t j, std::size_t row_bytes) const;
+  /// Writes the header and this rank's rows for neighbour j at `out`; returns the end.
+  std::byte* pack(std::size_t j, const MessageHeader& header, const std::byte* partials, std::size_t row_bytes,
+                  std::byte* out) const;
+  std::vector<StageStats> stages() const;
+  std::vector<MessageStats> messages() const;
+  std::size_t bytes() const noexcept;
+
+private:
+  std::size_t neighbor_index(int rank) const;
+};
+
 class PairwiseExchange final : public Exchange {
 public:
   explicit PairwiseExchange(const ExchangeInputs& inputs);
 
   Method method() const noexcept override { return Method::pairwise; }
-  std::vector<StageStats> stages() const override;
-  std::vector<MessageStats> messages() const override;
-  int neighbors() const noexcept override { return static_cast<int>(neighbor_ranks_.size()); }
-  std::size_t bytes() const noexcept override;
+  std::vector<StageStats> stages() const override { return routes_.stages(); }
+  std::vector<MessageStats> messages() const override { return routes_.messages(); }
+  int neighbors() const noexcept override { return static_cast<int>(routes_.neighbor_ranks.size()); }
+  std::size_t bytes() const noexcept override { return routes_.bytes(); }
   std::vector<int> awaited(const Workspace& ws) const override;
 
 private:
   void begin(Workspace& ws) override;
   bool advance(Workspace& ws) override;
-  std::size_t neighbor_index(int rank) const;
-  std::size_t message_bytes(std::size_t j, std::size_t row_bytes) const;
 
   MPI_Comm comm_;
-  std::size_t shared_groups_ = 0;
-  std::vector<int> neighbor_ranks_;     // ascending
-  Csr<index_t> neighbor_groups_;        // row j: shared groups held with neighbour j, ascending
-  CombineMap combine_;                  // slot 0: own partials, slot 1 + j: neighbour j's values
+  NeighborRoutes routes_;
   CallTags tags_;
 };
 

@@ -3,6 +3,7 @@
 
 #include "exchange/allreduce.hpp"
 #include "exchange/crystal_router.hpp"
+#include "exchange/neighbor.hpp"
 #include "exchange/pairwise.hpp"
 
 #include <algorithm>
@@ -31,6 +32,7 @@ constexpr MethodEntry registry[] = {
     {Method::pairwise, "pairwise", &build_always<PairwiseExchange>},
     {Method::crystal_router, "crystal_router", &build_always<CrystalRouterExchange>},
     {Method::allreduce, "allreduce", &build_allreduce},
+    {Method::neighbor, "neighbor", &build_always<NeighborExchange>},
 };
 
 // The public list of concrete methods (gsr/types.hpp) and this registry name the same

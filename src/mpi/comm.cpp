@@ -10,6 +10,13 @@ OwnedComm::OwnedComm(MPI_Comm user) {
   GSR_MPI_CHECK(MPI_Comm_set_errhandler(comm_, MPI_ERRORS_RETURN));
 }
 
+OwnedComm OwnedComm::adopt(MPI_Comm created) {
+  OwnedComm owned;
+  owned.comm_ = created;
+  GSR_MPI_CHECK(MPI_Comm_set_errhandler(owned.comm_, MPI_ERRORS_RETURN));
+  return owned;
+}
+
 OwnedComm::~OwnedComm() { release(); }
 
 OwnedComm& OwnedComm::operator=(OwnedComm&& other) noexcept {

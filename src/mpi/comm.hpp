@@ -13,6 +13,9 @@ public:
   OwnedComm() = default;
   /// Collective over `user` (MPI_Comm_dup). Throws Error(mpi) if MPI refuses.
   explicit OwnedComm(MPI_Comm user);
+  /// Takes ownership of a communicator gsr created (a graph communicator, say) and makes it
+  /// return errors too.
+  static OwnedComm adopt(MPI_Comm created);
   ~OwnedComm();
   OwnedComm(OwnedComm&& other) noexcept : comm_(other.comm_) { other.comm_ = MPI_COMM_NULL; }
   OwnedComm& operator=(OwnedComm&& other) noexcept;

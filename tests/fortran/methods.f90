@@ -7,15 +7,15 @@ program methods
   use seed_support
   implicit none
 
-  integer, parameter :: forced(3) = [gsr_pairwise, gsr_crystal_router, gsr_all_reduce]
-  character(len=14), parameter :: names(3) = ['pairwise      ', 'crystal_router', &
-                                              'allreduce     ']
+  integer, parameter :: forced(4) = [gsr_pairwise, gsr_crystal_router, gsr_all_reduce, gsr_neighbor]
+  character(len=14), parameter :: names(4) = ['pairwise      ', 'crystal_router', &
+                                              'allreduce     ', 'neighbor      ']
   integer :: m
 
   call start()
   ! Return mode, so that a method this build lacks fails its own checks, not the whole job.
   call gsr_set_error_mode(gsr_errors_return)
-  do m = 1, 3
+  do m = 1, size(forced)
     call method_case(forced(m), trim(names(m)), 0)
   end do
   call method_case(gsr_auto, '', 1)

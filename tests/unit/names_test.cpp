@@ -19,10 +19,11 @@ TEST(Names, MethodNames) {
   EXPECT_EQ(gsr::to_string(Method::pairwise), "pairwise");
   EXPECT_EQ(gsr::to_string(Method::crystal_router), "crystal_router");
   EXPECT_EQ(gsr::to_string(Method::allreduce), "allreduce");
+  EXPECT_EQ(gsr::to_string(Method::neighbor), "neighbor");
 }
 
 TEST(Names, MethodFromStringRoundTrips) {
-  for (Method m : {Method::automatic, Method::pairwise, Method::crystal_router, Method::allreduce}) {
+  for (Method m : {Method::automatic, Method::pairwise, Method::crystal_router, Method::allreduce, Method::neighbor}) {
     const auto parsed = gsr::method_from_string(gsr::to_string(m));
     ASSERT_TRUE(parsed.has_value()) << gsr::to_string(m);
     EXPECT_EQ(*parsed, m);
@@ -41,7 +42,7 @@ TEST(Names, ConcreteMethodsAreTheRegistryWithoutAuto) {
     EXPECT_NE(m, Method::automatic);
     EXPECT_TRUE(seen.insert(m).second) << "duplicate " << gsr::to_string(m);
   }
-  EXPECT_EQ(seen, (std::set<Method>{Method::pairwise, Method::crystal_router, Method::allreduce}));
+  EXPECT_EQ(seen, (std::set<Method>{Method::pairwise, Method::crystal_router, Method::allreduce, Method::neighbor}));
 }
 
 TEST(Names, OpNames) {
