@@ -3,7 +3,8 @@
 # on stderr, `**Code:** none`) and every one of its key words in stdout or stderr.
 #   cmake -DDOC=docs/errors.md -DENTRY=E-TOOL-CHECK-UNREADABLE -DCOMMAND="prog|arg|arg"
 #         [-DENV="NAME=value"] [-DTIMEOUT=60] -P run_entry.cmake
-# `|` separates the command's words (ctest would split on `;`).
+# `|` separates the command's words (ctest would split on `;`). Running and checking is
+# tests/support/run_expect.cmake's.
 cmake_minimum_required(VERSION 3.25)
 file(READ "${DOC}" doc)
 string(FIND "${doc}" "\n### ${ENTRY}\n" start)
@@ -29,28 +30,12 @@ if(NOT rest MATCHES "\n- \\*\\*Key words:\\*\\* ([^\n]*)")
 endif()
 string(REGEX MATCHALL "`[^`]*`" words "${CMAKE_MATCH_1}")
 
-if(NOT TIMEOUT)
-  set(TIMEOUT 60)
-endif()
-string(REPLACE "|" ";" command "${COMMAND}")
-execute_process(COMMAND ${CMAKE_COMMAND} -E env ${ENV} ${command}
-                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT ${TIMEOUT})
-set(all "${out}${err}")
-message("${ENTRY}: exit code ${rc}\n--- stdout ---\n${out}--- stderr ---\n${err}")
-if(NOT rc MATCHES "^[0-9]+$")
-  message(FATAL_ERROR "${ENTRY}: did not exit normally (hang or crash): ${rc}")
-endif()
-if(expect_rc STREQUAL "nonzero")
-  if(rc EQUAL 0)
-    message(FATAL_ERROR "${ENTRY}: expected a non-zero exit code, got 0")
-  endif()
-elseif(NOT rc EQUAL expect_rc)
-  message(FATAL_ERROR "${ENTRY}: expected exit code ${expect_rc}, got ${rc}")
-endif()
+# The key words become run_expect's patterns ("|"-separated, as on its command line).
+set(PATTERNS "")
 foreach(quoted IN LISTS words)
   string(REGEX REPLACE "^`(.*)`$" "\\1" word "${quoted}")
-  string(FIND "${all}" "${word}" where)
-  if(where EQUAL -1)
-    message(FATAL_ERROR "${ENTRY}: the output lacks the key words '${word}'")
-  endif()
+  string(APPEND PATTERNS "${word}|")
 endforeach()
+set(EXPECT_RC "${expect_rc}")
+set(LABEL "${ENTRY}")
+include(${CMAKE_CURRENT_LIST_DIR}/../support/run_expect.cmake)
