@@ -12,7 +12,7 @@
 
 #include "mpi/checked.hpp"
 #include "mpi/messages.hpp"
-#include "mpi/sparse_exchange.hpp"
+#include "transfer/sparse_exchange.hpp"
 
 #include <algorithm>
 #include <cstring>

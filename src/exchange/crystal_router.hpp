@@ -1,12 +1,9 @@
 // exchange/crystal_router.hpp — hypercube-style routing in ceil(log2 P) stages for any P.
 //
-// Stages (recursive halving): a rank's current range [lo, hi) of n ranks splits into a
-// lower half of ceil(n/2) ranks and an upper half of floor(n/2). The i-th upper rank pairs
-// with the i-th lower rank; when n is odd the last lower rank has no partner and sends to
-// the last upper rank instead (which then receives two messages). Each rank sends exactly
-// one message per stage, carrying every row headed for the other half (combining: one
-// message per stage, however many rows), then recurses into its own half. After at most
-// ceil(log2 P) stages every row has reached its destination.
+// Stages: the recursive halving of transfer/schedule.hpp (shared with the record
+// transfer's crystal router). Each rank sends exactly one message per stage, carrying every
+// row headed for the other half (combining: one message per stage, however many rows).
+// After at most ceil(log2 P) stages every row has reached its destination.
 //
 // What travels: each holder's partial of a shared group is multicast to the group's other
 // holders (a row going to several destinations across a split is sent once and duplicated
@@ -21,21 +18,12 @@
 #pragma once
 
 #include "exchange/exchange.hpp"
+#include "transfer/schedule.hpp"
 
 #include <cstdint>
 #include <vector>
 
 namespace gsr::detail {
-
-/// One stage of the recursive halving, seen from one rank (a pure function of rank and P).
-struct RouterStageShape {
-  int mid = 0;               // the split: ranks below mid form the lower half
-  int send_to = -1;          // the one rank this rank sends to
-  std::vector<int> sources;  // the ranks it receives from (0, 1 or 2), ascending
-};
-
-/// The stages of `rank` among `ranks`: at most ceil(log2 ranks) of them.
-std::vector<RouterStageShape> router_stage_shapes(int rank, int ranks);
 
 class CrystalRouterExchange final : public Exchange {
 public:

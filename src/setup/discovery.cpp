@@ -4,7 +4,7 @@
 #include "setup/discovery.hpp"
 
 #include "mpi/checked.hpp"
-#include "mpi/sparse_exchange.hpp"
+#include "transfer/sparse_exchange.hpp"
 
 #include <algorithm>
 #include <map>

@@ -7,7 +7,7 @@
 
 #include "method_param.hpp"
 #include "mpi/messages.hpp"
-#include "mpi/sparse_exchange.hpp"
+#include "transfer/sparse_exchange.hpp"
 #include "reference_random.hpp"
 #include "world.hpp"
 

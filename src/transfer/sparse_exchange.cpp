@@ -1,15 +1,14 @@
-// mpi/sparse_exchange.cpp — see sparse_exchange.hpp.
-#include "mpi/sparse_exchange.hpp"
+// transfer/sparse_exchange.cpp — see sparse_exchange.hpp.
+#include "transfer/sparse_exchange.hpp"
 
 #include <algorithm>
 
 namespace gsr::detail {
 
-std::vector<ByteMessage> sparse_exchange_bytes(MPI_Comm comm, int tag,
-                                               const std::vector<ByteMessage>& outgoing) {
+std::vector<ByteMessage> sparse_exchange_views(MPI_Comm comm, int tag, const std::vector<OutgoingView>& outgoing) {
   std::vector<MPI_Request> sends;
-  for (const ByteMessage& m : outgoing)
-    post_send(m.bytes.data(), m.bytes.size(), m.rank, tag, comm, sends, SendMode::synchronous);
+  for (const OutgoingView& m : outgoing)
+    post_send(m.data, m.bytes, m.rank, tag, comm, sends, SendMode::synchronous);
 
   std::vector<ByteMessage> received;
   MPI_Request barrier = MPI_REQUEST_NULL;
@@ -22,7 +21,7 @@ std::vector<ByteMessage> sparse_exchange_bytes(MPI_Comm comm, int tag,
       continue;
     }
     if (!barrier_started) {
-      if (test_all(sends, "setup message send")) {
+      if (test_all(sends, "sparse exchange send")) {
         GSR_MPI_CHECK(MPI_Ibarrier(comm, &barrier));
         barrier_started = true;
       }
@@ -36,6 +35,13 @@ std::vector<ByteMessage> sparse_exchange_bytes(MPI_Comm comm, int tag,
   std::stable_sort(received.begin(), received.end(),
                    [](const ByteMessage& a, const ByteMessage& b) { return a.rank < b.rank; });
   return received;
+}
+
+std::vector<ByteMessage> sparse_exchange_bytes(MPI_Comm comm, int tag, const std::vector<ByteMessage>& outgoing) {
+  std::vector<OutgoingView> views;
+  views.reserve(outgoing.size());
+  for (const ByteMessage& m : outgoing) views.push_back(OutgoingView{m.rank, m.bytes.data(), m.bytes.size()});
+  return sparse_exchange_views(comm, tag, views);
 }
 
 }  // namespace gsr::detail

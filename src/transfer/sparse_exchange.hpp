@@ -1,9 +1,11 @@
-// mpi/sparse_exchange.hpp — personalized exchange with a sparse, unknown-to-the-receiver
-// set of partners, by non-blocking consensus (NBX), which works as follows.
+// transfer/sparse_exchange.hpp — personalized exchange with a sparse, unknown-to-the-receiver
+// set of partners, by non-blocking consensus (NBX): the record transfer's "direct" method
+// and setup's discovery both move their messages with it. It works as follows.
 // Each rank sends synchronous-mode messages to the ranks it has something for, receives
 // whatever arrives, and joins a non-blocking barrier once its own sends have been matched;
 // when the barrier completes every message has been received. No O(P) array of counts
-// exists anywhere, so setup scales with the number of partners, not the number of ranks.
+// exists anywhere, so the cost scales with the number of partners, not the number of ranks.
+// Messages of any length go through mpi/messages.hpp.
 #pragma once
 
 #include "mpi/checked.hpp"
@@ -19,12 +21,24 @@
 
 namespace gsr::detail {
 
+/// One outgoing message, borrowed: `bytes` bytes at `data` for rank `rank`.
+struct OutgoingView {
+  int rank = 0;
+  const std::byte* data = nullptr;
+  std::size_t bytes = 0;
+};
+
 struct ByteMessage {
   int rank = 0;                 // destination when sending, source when received
   std::vector<std::byte> bytes;
 };
 
-/// Collective over comm. Returns the received messages sorted by source rank.
+/// Collective over comm; `tag` must be used by nothing else in flight on comm. Sends each
+/// outgoing message (at most one per destination, never to this rank) and returns the
+/// received messages sorted by source rank.
+std::vector<ByteMessage> sparse_exchange_views(MPI_Comm comm, int tag, const std::vector<OutgoingView>& outgoing);
+
+/// The same, for owned messages.
 std::vector<ByteMessage> sparse_exchange_bytes(MPI_Comm comm, int tag,
                                                const std::vector<ByteMessage>& outgoing);
 
@@ -33,15 +47,12 @@ template <class T>
 std::map<int, std::vector<T>> sparse_exchange(MPI_Comm comm, int tag,
                                               const std::map<int, std::vector<T>>& outgoing) {
   static_assert(std::is_trivially_copyable_v<T>);
-  std::vector<ByteMessage> out;
+  std::vector<OutgoingView> out;
   out.reserve(outgoing.size());
-  for (const auto& [rank, values] : outgoing) {
-    ByteMessage m{rank, std::vector<std::byte>(values.size() * sizeof(T))};
-    if (!values.empty()) std::memcpy(m.bytes.data(), values.data(), m.bytes.size());
-    out.push_back(std::move(m));
-  }
+  for (const auto& [rank, values] : outgoing)
+    out.push_back(OutgoingView{rank, reinterpret_cast<const std::byte*>(values.data()), values.size() * sizeof(T)});
   std::map<int, std::vector<T>> received;
-  for (auto& m : sparse_exchange_bytes(comm, tag, out)) {
+  for (auto& m : sparse_exchange_views(comm, tag, out)) {
     std::vector<T> values(m.bytes.size() / sizeof(T));
     if (!values.empty()) std::memcpy(values.data(), m.bytes.data(), m.bytes.size());
     received.emplace(m.rank, std::move(values));

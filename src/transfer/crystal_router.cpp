@@ -1,0 +1,83 @@
+// transfer/crystal_router.cpp — the crystal router: the recursive halving of schedule.hpp.
+// At each stage a rank sends one message (empty or not) to its partner in the other half,
+// bundling every record it holds whose destination lies there, and keeps the rest; after at
+// most ceil(log2 P) stages it holds exactly the records addressed to it. Records carry an
+// Envelope (source, destination). Records from one source to one destination always sit
+// on the same rank and every step keeps their order, so a stable sort by source at the end
+// gives the documented order.
+#include "transfer/methods.hpp"
+#include "transfer/schedule.hpp"
+
+#include "mpi/checked.hpp"
+#include "mpi/messages.hpp"
+
+#include <cstring>
+#include <string>
+
+namespace gsr::detail {
+
+namespace {
+constexpr int first_stage_tag = 64;  // stage d uses first_stage_tag + d
+}
+
+std::vector<TransferRoundStats> transfer_crystal_router(MPI_Comm comm, const Outbox& out, const Inbox& in) {
+  const int me = comm_rank(comm), ranks = comm_size(comm);
+  const std::size_t w = out.record_bytes;
+
+  EnvelopedRecords held(w);
+  held.reserve(out.count);
+  for (std::size_t i = 0; i < out.count; ++i)
+    held.push(Envelope{me, out.destinations[i]}, out.records + i * w);
+
+  std::vector<TransferRoundStats> rounds;
+  const std::vector<RouterStageShape> shapes = router_stage_shapes(me, ranks);
+  for (std::size_t d = 0; d < shapes.size(); ++d) {
+    const RouterStageShape& shape = shapes[d];
+    const int tag = first_stage_tag + static_cast<int>(d);
+    const bool lower = me < shape.mid;
+    EnvelopedRecords going(w), staying(w);
+    for (std::size_t i = 0; i < held.size(); ++i) {
+      const bool dest_lower = held.envelope(i).destination < shape.mid;
+      (dest_lower == lower ? staying : going).append(held.data() + i * held.stride(), 1);
+    }
+    TransferRoundStats round;
+    std::vector<MPI_Request> send;
+    post_send(going.data(), going.byte_size(), shape.send_to, tag, comm, send);
+    count_sent(round, going.size(), going.byte_size());
+    held = std::move(staying);
+    for (int source : shape.sources) {
+      ProbedMessage message = probe(comm, source, tag);
+      const std::size_t n = whole_units(message.bytes, held.stride(), "a crystal router message");
+      const std::size_t at = held.byte_size();
+      held.resize_bytes(at + message.bytes);
+      receive(message, held.data() + at);
+      count_received(round, n, message.bytes);
+    }
+    complete_all(send, "crystal router send");
+    rounds.push_back(round);
+  }
+
+  // Stable counting sort by source.
+  std::vector<std::size_t> first(static_cast<std::size_t>(ranks) + 1, 0);
+  for (std::size_t i = 0; i < held.size(); ++i) {
+    const Envelope e = held.envelope(i);
+    if (e.destination != me || e.source < 0 || e.source >= ranks)
+      throw Error(ErrorCode::internal, "gsr: transfer: crystal router delivered a record from rank " +
+                                           std::to_string(e.source) + " for rank " + std::to_string(e.destination) +
+                                           " to rank " + std::to_string(me));
+    ++first[static_cast<std::size_t>(e.source) + 1];
+  }
+  for (int s = 0; s < ranks; ++s) first[s + 1] += first[s];
+  std::byte* room = in.room(held.size(), w);
+  in.sources.assign(held.size(), 0);
+  for (std::size_t i = 0; i < held.size(); ++i) {
+    const int source = held.envelope(i).source;
+    const std::size_t at = first[source]++;
+    if (w > 0) std::memcpy(room + at * w, held.record(i), w);
+    in.sources[at] = source;
+  }
+  return rounds;
+}
+
+}  // namespace gsr::detail
+
