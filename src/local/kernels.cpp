@@ -118,9 +118,30 @@ void reduce_local_impl(const L& u, const EntryMap& contrib, const EntryMap& rece
   }
 }
 
+// Asks for the cache lines of entry i (every component) ahead of their use, for writing.
+template <class T, class L>
+void prefetch_entry(const L& u, index_t i) {
+  if constexpr (std::is_same_v<L, Separate<T>>) {
+    for (std::size_t c = 0; c < u.k; ++c) __builtin_prefetch(&u.at(i, c), 1);
+  } else {
+    __builtin_prefetch(&u.at(i, 0), 1);
+  }
+}
+
+// How many groups ahead the fixed-size kernel asks for its entries. A group's first entry
+// is walked nearly in order (groups are visited by tile of their first entry), but the others
+// lie an element or a layer of elements away: without the hint each is a cache miss waited
+// for in turn. Measured with gsr-bench at P = 1 on the AMD development machine: a 16^3 box
+// of order 7 (u in L3) went from about 4.1x to 3.0x the stream bound for gs k = 1 and from
+// 3.9x to 3.2x for gs_vec k = 3 with 32 or 64 groups ahead (8 and 16 helped less); an 8^3
+// box (u in L2) stayed at 1.7x.
+inline constexpr std::size_t prefetch_groups = 32;
+
 template <class T, class OpT, std::size_t S, class L>
 void reduce_fixed_impl(const L& u, const index_t* entries, std::size_t groups) {
   for (std::size_t g = 0; g < groups; ++g, entries += S) {
+    if (g + prefetch_groups < groups)
+      for (std::size_t j = 1; j < S; ++j) prefetch_entry<T>(u, entries[prefetch_groups * S + j]);
     for (std::size_t c = 0; c < u.k; ++c) {
       T acc = u.at(entries[0], c);
       for (std::size_t j = 1; j < S; ++j) acc = OpT::apply(acc, u.at(entries[j], c));
