@@ -1,13 +1,25 @@
-# Installation: headers, the shared library, a CMake package (find_package(gsr CONFIG)
-# giving gsr::gsr) and a pkg-config file gsr.pc.
+# Installation: headers, the shared libraries, a CMake package (find_package(gsr) giving
+# gsr::gsr and gsr::gsr_fortran) and a pkg-config file gsr.pc, both recording which MPI
+# gsr was built with. docs/installing.md shows each way of consuming them.
 include(CMakePackageConfigHelpers)
 
 install(TARGETS gsr EXPORT gsrTargets
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
-        RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
-        INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+        RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/gsr DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+
+# The MPI this build uses, as the installed package reports it and checks it against the
+# consumer's: the first line of MPI_Get_library_version (e.g. "MPICH Version: 4.0.2",
+# "Open MPI v4.1.4, ...") and the compiler wrappers.
+string(REGEX REPLACE "[\r\n].*" "" GSR_MPI_LIBRARY_VERSION "${MPI_C_LIBRARY_VERSION_STRING}")
+string(REGEX REPLACE "[ \t]+" " " GSR_MPI_LIBRARY_VERSION "${GSR_MPI_LIBRARY_VERSION}")
+string(STRIP "${GSR_MPI_LIBRARY_VERSION}" GSR_MPI_LIBRARY_VERSION)
+if(GSR_MPI_LIBRARY_VERSION STREQUAL "" OR GSR_MPI_LIBRARY_VERSION STREQUAL "NOTFOUND")
+  message(WARNING "MPI_Get_library_version could not be run at configure time (cross-compiling?): "
+                  "the installed gsr cannot warn consumers who find another MPI implementation")
+  set(GSR_MPI_LIBRARY_VERSION "")
+endif()
 
 set(GSR_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/gsr)
 install(EXPORT gsrTargets NAMESPACE gsr:: DESTINATION ${GSR_CMAKE_DIR})
@@ -18,6 +30,57 @@ write_basic_package_version_file(${PROJECT_BINARY_DIR}/gsrConfigVersion.cmake
                                  COMPATIBILITY SameMinorVersion)
 install(FILES ${PROJECT_BINARY_DIR}/gsrConfig.cmake ${PROJECT_BINARY_DIR}/gsrConfigVersion.cmake
         DESTINATION ${GSR_CMAKE_DIR})
+
+# gsr.pc requires the pkg-config module of the MPI found above: the first of the usual
+# modules whose -I directories hold the same mpi.h as the build's. Without one, gsr.pc
+# carries the MPI flags itself.
+function(gsr_pc_mpi_flags)
+  set(build_mpi_h "")
+  foreach(dir IN LISTS MPI_C_HEADER_DIR MPI_C_INCLUDE_DIRS)
+    if(EXISTS ${dir}/mpi.h)
+      file(REAL_PATH ${dir}/mpi.h build_mpi_h)
+      break()
+    endif()
+  endforeach()
+  find_package(PkgConfig QUIET)
+  if(PKG_CONFIG_FOUND AND build_mpi_h)
+    foreach(module mpich ompi-c mvapich2 impi)
+      execute_process(COMMAND ${PKG_CONFIG_EXECUTABLE} --cflags-only-I ${module}
+                      OUTPUT_VARIABLE cflags RESULT_VARIABLE failed ERROR_QUIET
+                      OUTPUT_STRIP_TRAILING_WHITESPACE)
+      if(failed)
+        continue()
+      endif()
+      separate_arguments(cflags UNIX_COMMAND "${cflags}")
+      foreach(flag IN LISTS cflags)
+        string(REGEX REPLACE "^-I" "" dir "${flag}")
+        if(EXISTS ${dir}/mpi.h)
+          file(REAL_PATH ${dir}/mpi.h module_mpi_h)
+          if(module_mpi_h STREQUAL build_mpi_h)
+            set(GSR_PC_MPI_REQUIRES ${module} PARENT_SCOPE)
+            return()
+          endif()
+        endif()
+      endforeach()
+    endforeach()
+  endif()
+  set(cflags "")
+  foreach(dir IN LISTS MPI_C_INCLUDE_DIRS)
+    string(APPEND cflags " -I${dir}")
+  endforeach()
+  set(libs "")
+  foreach(library IN LISTS MPI_C_LIBRARIES)
+    get_filename_component(dir ${library} DIRECTORY)
+    get_filename_component(name ${library} NAME_WE)
+    string(REGEX REPLACE "^lib" "" name "${name}")
+    string(APPEND libs " -L${dir} -l${name}")
+  endforeach()
+  set(GSR_PC_MPI_REQUIRES "" PARENT_SCOPE)
+  set(GSR_PC_MPI_CFLAGS "${cflags}" PARENT_SCOPE)
+  set(GSR_PC_MPI_LIBS "${libs}" PARENT_SCOPE)
+  message(STATUS "gsr.pc: no pkg-config module of this MPI found; writing its flags into gsr.pc")
+endfunction()
+gsr_pc_mpi_flags()
 
 # The .pc file finds its prefix relative to itself, so `cmake --install --prefix P` works.
 file(RELATIVE_PATH GSR_PC_TO_PREFIX "/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/")

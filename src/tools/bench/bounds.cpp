@@ -54,6 +54,7 @@ WireBound::~WireBound() {
 }
 
 void WireBound::operator()() {
+  if (requests_.empty()) return;  // Open MPI rejects MPI_Startall's null array even with count 0
   MPI_Startall(static_cast<int>(requests_.size()), requests_.data());
   MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE);
 }
