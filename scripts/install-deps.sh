@@ -8,7 +8,7 @@ packages=(
   mpich libmpich-dev libhdf5-mpich-dev hdf5-tools
   libeigen3-dev googletest libgtest-dev libgmock-dev libbenchmark-dev
   libcli11-dev nlohmann-json3-dev
-  python3-matplotlib
+  python3-matplotlib python3-meshio python3-h5py
   valgrind
 )
 

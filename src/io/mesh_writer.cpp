@@ -82,7 +82,8 @@ MeshDatasets create_mesh_objects(const FileContext& file, hid_t handle, const Me
     Id visual(H5Gcreate2(handle, xdmf_group, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
     if (!visual) file.fail_hdf5("group '/xdmf': cannot be created");
     write_string_attribute(file, visual.get(), "note",
-                           "linear sub-cells for the XDMF sidecar; not part of the mesh format");
+                           "linear sub-cells and node views for the XDMF sidecar; not part of the mesh format");
+    create_point_views(file, handle, layout);
     const auto cells = elements * static_cast<hsize_t>(subcells_per_element(layout.dim, layout.order));
     sets.cells = create_dataset(file, handle, xdmf_cells_path,
                                 subcells_need_int64(layout) ? H5T_STD_I64LE : H5T_STD_I32LE,

@@ -2,18 +2,25 @@
 //
 // Everything is computed with gather-scatter operations on the mesh's own ids, which is
 // both the check and a test of the runtime: multiplicity = gs(add) of ones; coordinate
-// spread of a node's copies = gs(max) - gs(min) per component; then every exchange method
+// spread of a node's copies = gs(max) - gs(min) per column; then every exchange method
 // must reproduce those results. check_mesh runs the steps below in this order, which is
 // also the order of the problems in the report.
+//
+// Memory: a rank holds its ids and coordinates as read, plus at most a few per-entry
+// vectors at a time (about twice what it read). Results of the main run that the method
+// comparison needs are kept as 64-bit digests, not copies; a method whose digest differs
+// is compared entry by entry against a recomputed reference.
 #include "tools/check.hpp"
 
 #include <gsr/handle.hpp>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
+#include <cstdint>
+#include <iterator>
 #include <limits>
 #include <map>
-#include <optional>
 #include <sstream>
 #include <utility>
 
@@ -33,6 +40,26 @@ double reduce_double(double value, MPI_Op op, MPI_Comm comm) {
   MPI_Allreduce(&value, &global, 1, MPI_DOUBLE, op, comm);
   return global;
 }
+
+/// Reports the steps of check_mesh to options.progress, if set.
+class Steps {
+public:
+  explicit Steps(const CheckOptions& options) : progress_(options.progress) {
+    total_ = 6 + (options.compare_methods ? static_cast<int>(std::size(concrete_methods)) : 0);
+  }
+  void begin(const std::string& what) {
+    if (progress_) progress_(done_, total_, what);
+    ++done_;
+  }
+  void finish() {
+    if (progress_) progress_(total_, total_, "done");
+  }
+
+private:
+  std::function<void(int, int, const std::string&)> progress_;
+  int done_ = 0, total_ = 0;
+};
+
 /// Where a node sits in its element: how many of its local indices are 0 or N.
 /// 0: interior; dim: a vertex; in between: an edge (2-D) or a face or an edge (3-D).
 std::vector<int> boundary_axes(int dim, int order) {
@@ -74,68 +101,15 @@ std::map<std::pair<int, std::int64_t>, std::int64_t> merge_histograms(
 
 double wrap(double x, double period) { return x - period * std::floor(x / period); }
 
-/// The per-entry values whose min and max over a group's copies measure its spread: the
-/// raw coordinates, then, for each periodic axis, the coordinate wrapped into [0, L) and
-/// wrapped after a shift by L/2 (copies at 0 and at L agree in one of the two).
-struct SpreadValues {
-  int width = 0;  // values per entry
-  std::vector<int> periodic_axes;
-  std::vector<double> values;
-};
-
-SpreadValues spread_values(const Mesh& mesh) {
-  SpreadValues s;
-  const int dim = mesh.dim();
-  for (int d = 0; d < dim; ++d)
-    if (mesh.info.periods[d] > 0) s.periodic_axes.push_back(d);
-  s.width = dim + 2 * static_cast<int>(s.periodic_axes.size());
-  const std::size_t n = mesh.ids.size();
-  s.values.resize(n * static_cast<std::size_t>(s.width));
-  for (std::size_t i = 0; i < n; ++i) {
-    double* row = &s.values[i * static_cast<std::size_t>(s.width)];
-    const double* x = &mesh.coordinates[i * static_cast<std::size_t>(dim)];
-    for (int d = 0; d < dim; ++d) row[d] = x[d];
-    int column = dim;
-    for (const int d : s.periodic_axes) {
-      const double period = mesh.info.periods[d];
-      row[column++] = wrap(x[d], period);
-      row[column++] = wrap(x[d] + period / 2, period);
-    }
-  }
-  return s;
-}
-
-/// Spread of entry i's group from the gathered minima and maxima.
-double entry_spread(const SpreadValues& s, int dim, const std::vector<double>& low,
-                    const std::vector<double>& high, std::size_t i) {
-  const std::size_t base = i * static_cast<std::size_t>(s.width);
-  double spread = 0;
-  int column = dim;
-  for (int d = 0; d < dim; ++d) {
-    double axis = high[base + d] - low[base + d];
-    if (std::find(s.periodic_axes.begin(), s.periodic_axes.end(), d) != s.periodic_axes.end()) {
-      const double plain = high[base + column] - low[base + column];
-      const double shifted = high[base + column + 1] - low[base + column + 1];
-      axis = std::min(plain, shifted);
-      column += 2;
-    }
-    spread = std::max(spread, axis);
-  }
-  return spread;
-}
-
-/// The mesh under check, and what every step reads: its ids as grouped (by |id|: a flag is
-/// a problem in itself, so flagged entries are grouped regardless) and, with coordinates,
-/// the values whose spread the coordinate step measures.
+/// The mesh under check. `ids` are the file's ids as read until the id counts are taken,
+/// then their absolute values (a flag is a problem in itself, so flagged entries are
+/// grouped regardless); mesh.ids is left empty, so the ids are held once.
 struct Subject {
   Mesh mesh;
   std::int64_t entries = 0;  // E (N+1)^dim, over all ranks
   std::vector<std::int64_t> ids;
-  std::optional<SpreadValues> spread;
   MPI_Comm comm = MPI_COMM_NULL;
   int rank = 0;
-
-  const SpreadValues* spread_or_null() const { return spread ? &*spread : nullptr; }
 };
 
 // ---- where a problem is ----------------------------------------------------------------
@@ -152,6 +126,13 @@ struct Location {
   std::string text() const { return entry() + " (rank " + std::to_string(rank) + ")"; }
 };
 
+/// The earlier of two locations (file element, then node); no location is the latest.
+Location earlier(const Location& a, const Location& b) {
+  if (!a) return b;
+  if (!b) return a;
+  return std::pair(a.element, a.node) <= std::pair(b.element, b.node) ? a : b;
+}
+
 /// Collective: the first entry over all ranks (lowest file element, then node) at whose
 /// local index `found(i)` holds, so the answer does not depend on the distribution.
 template <class Predicate>
@@ -159,7 +140,7 @@ Location first_entry(const Subject& subject, Predicate&& found) {
   const auto nodes = static_cast<std::int64_t>(subject.mesh.nodes_per_element());
   constexpr std::int64_t none = std::numeric_limits<std::int64_t>::max();
   std::int64_t local = none;
-  for (std::size_t i = 0; i < subject.mesh.ids.size(); ++i)
+  for (std::size_t i = 0; i < subject.ids.size(); ++i)
     if (found(i)) {
       const auto k = static_cast<std::int64_t>(i);
       local = std::min(local, subject.mesh.elements[static_cast<std::size_t>(k / nodes)] * nodes + k % nodes);
@@ -191,7 +172,7 @@ void fail_at(const std::string& path, const Location& where, const std::string& 
 
 /// -2^63 has no absolute value: no gather-scatter id can be it (the library refuses it).
 void require_representable_ids(const Subject& subject, const std::string& path) {
-  const auto& ids = subject.mesh.ids;
+  const auto& ids = subject.ids;
   const Location where =
       first_entry(subject, [&](std::size_t i) { return ids[i] == std::numeric_limits<std::int64_t>::min(); });
   fail_at(path, where, "id -9223372036854775808 (-2^63, which has no absolute value, so it is no gather-scatter id)");
@@ -215,16 +196,13 @@ Subject load_subject(const CheckOptions& options, MPI_Comm comm) {
   read.distribution = options.distribution;
   Subject subject;
   subject.mesh = read_mesh(options.path, comm, read);
-  const Mesh& mesh = subject.mesh;
+  subject.ids = std::move(subject.mesh.ids);
+  subject.mesh.ids = {};
   subject.comm = comm;
   MPI_Comm_rank(comm, &subject.rank);
-  subject.entries = mesh.info.elements * static_cast<std::int64_t>(mesh.nodes_per_element());
+  subject.entries = subject.mesh.info.elements * static_cast<std::int64_t>(subject.mesh.nodes_per_element());
   require_representable_ids(subject, options.path);
   require_finite_coordinates(subject, options.path);
-  subject.ids.resize(mesh.ids.size());
-  std::transform(mesh.ids.begin(), mesh.ids.end(), subject.ids.begin(),
-                 [](std::int64_t id) { return id < 0 ? -id : id; });
-  if (mesh.has_coordinates()) subject.spread = spread_values(mesh);
   return subject;
 }
 
@@ -240,81 +218,88 @@ json describe_mesh(const Subject& subject) {
   return described;
 }
 
-/// Results of one handle on the mesh, to compare methods with each other.
-struct Answers {
-  std::vector<std::int64_t> multiplicity;
-  std::vector<double> low, high;  // empty without coordinates
-  std::vector<double> sums;       // gs(add) of a floating test field
+// ---- the per-entry fields every method computes -----------------------------------------
+
+/// One column whose min and max over a group's copies measure a spread along `axis`: the
+/// raw coordinate, or for a periodic axis the coordinate wrapped into [0, L), unshifted
+/// and shifted by L/2 (copies at 0 and at L agree in one of the two).
+struct SpreadColumn {
+  int axis = 0;
+  double period = 0;  // 0: the raw coordinate
+  double shift = 0;
 };
 
-std::vector<double> test_field(const Mesh& mesh, int rank) {
-  // Different on every copy, so sums exercise the canonical combination order.
-  std::vector<double> field(mesh.ids.size());
+/// The columns of the spread, axis by axis (one column per plain axis, two per periodic).
+std::vector<SpreadColumn> spread_columns(const Mesh& mesh) {
+  std::vector<SpreadColumn> columns;
+  for (int d = 0; d < mesh.dim(); ++d) {
+    const double period = mesh.info.periods[d];
+    if (period > 0) {
+      columns.push_back({d, period, 0});
+      columns.push_back({d, period, period / 2});
+    } else {
+      columns.push_back({d, 0, 0});
+    }
+  }
+  return columns;
+}
+
+std::vector<std::int64_t> multiplicities(Handle& handle, const Subject& subject) {
+  std::vector<std::int64_t> multiplicity(subject.ids.size(), 1);
+  handle.apply(std::span<std::int64_t>(multiplicity), Op::add);
+  return multiplicity;
+}
+
+/// gs(min) or gs(max) of one spread column.
+std::vector<double> column_extremes(Handle& handle, const Subject& subject, const SpreadColumn& column, Op op) {
+  const auto dim = static_cast<std::size_t>(subject.mesh.dim());
+  const auto& x = subject.mesh.coordinates;
+  std::vector<double> values(subject.ids.size());
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    const double raw = x[i * dim + static_cast<std::size_t>(column.axis)];
+    values[i] = column.period > 0 ? wrap(raw + column.shift, column.period) : raw;
+  }
+  handle.apply(std::span<double>(values), op);
+  return values;
+}
+
+/// gs(add) of a field that differs on every copy, so sums exercise the canonical
+/// combination order.
+std::vector<double> sums(Handle& handle, const Subject& subject) {
+  std::vector<double> field(subject.ids.size());
   for (std::size_t i = 0; i < field.size(); ++i)
-    field[i] = 1.0 + 0.5 * std::sin(static_cast<double>(mesh.ids[i])) + 1e-3 * (rank + 1) + 1e-7 * static_cast<double>(i % 97);
+    field[i] = 1.0 + 0.5 * std::sin(static_cast<double>(subject.ids[i])) + 1e-3 * (subject.rank + 1) +
+               1e-7 * static_cast<double>(i % 97);
+  handle.apply(std::span<double>(field), Op::add);
   return field;
 }
 
-Answers answers_of(Handle& handle, const Subject& subject) {
-  const Mesh& mesh = subject.mesh;
-  Answers a;
-  a.multiplicity.assign(mesh.ids.size(), 1);
-  handle.apply(std::span<std::int64_t>(a.multiplicity), Op::add);
-  if (const SpreadValues* spread = subject.spread_or_null()) {
-    a.low = spread->values;
-    a.high = spread->values;
-    handle.apply_vec(std::span<double>(a.low), static_cast<std::size_t>(spread->width), Op::min);
-    handle.apply_vec(std::span<double>(a.high), static_cast<std::size_t>(spread->width), Op::max);
+/// A 64-bit digest of a field's bits on this rank (the same bits give the same digest).
+template <class T>
+std::uint64_t digest(const std::vector<T>& values) {
+  std::uint64_t hash = 0x9e3779b97f4a7c15ULL ^ values.size();
+  for (const T value : values) {
+    hash ^= std::bit_cast<std::uint64_t>(value);
+    hash *= 0xff51afd7ed558ccdULL;
+    hash ^= hash >> 32;
   }
-  a.sums = test_field(mesh, subject.rank);
-  handle.apply(std::span<double>(a.sums), Op::add);
-  return a;
+  return hash;
 }
 
-double relative_difference(double reference, double other) {
-  return std::abs(reference - other) / std::max(1.0, std::abs(reference));
-}
-
-/// Whether entry i's answers differ (integers and min/max bitwise, sums beyond rounding).
-bool entry_differs(const Answers& reference, const Answers& other, std::size_t i) {
-  const std::size_t width = reference.low.size() / std::max<std::size_t>(reference.sums.size(), 1);
-  for (std::size_t c = i * width; c < (i + 1) * width; ++c)
-    if (reference.low[c] != other.low[c] || reference.high[c] != other.high[c]) return true;
-  return reference.multiplicity[i] != other.multiplicity[i] ||
-         relative_difference(reference.sums[i], other.sums[i]) > 1e-12;
-}
-
-/// Compares a method's answers with the reference: integers and min/max must match
-/// bitwise, sums to rounding. Returns "" when they agree, else what differs.
-std::string compare_answers(const Answers& reference, const Answers& other, MPI_Comm comm) {
-  std::int64_t multiplicity_differences = 0, extreme_differences = 0;
-  for (std::size_t i = 0; i < reference.multiplicity.size(); ++i)
-    multiplicity_differences += reference.multiplicity[i] != other.multiplicity[i];
-  for (std::size_t i = 0; i < reference.low.size(); ++i)
-    extreme_differences += (reference.low[i] != other.low[i]) + (reference.high[i] != other.high[i]);
-  double worst_relative = 0;
-  for (std::size_t i = 0; i < reference.sums.size(); ++i)
-    worst_relative = std::max(worst_relative, relative_difference(reference.sums[i], other.sums[i]));
-  multiplicity_differences = reduce_int(multiplicity_differences, MPI_SUM, comm);
-  extreme_differences = reduce_int(extreme_differences, MPI_SUM, comm);
-  worst_relative = reduce_double(worst_relative, MPI_MAX, comm);
-  std::string what;
-  if (multiplicity_differences) what += std::to_string(multiplicity_differences) + " multiplicities differ; ";
-  if (extreme_differences) what += std::to_string(extreme_differences) + " coordinate minima/maxima differ; ";
-  if (worst_relative > 1e-12) {
-    std::ostringstream text;
-    text << "sums differ by up to " << worst_relative << " (relative); ";
-    what += text.str();
-  }
-  if (!what.empty()) what.resize(what.size() - 2);
-  return what;
-}
+/// What the main run leaves for the method comparison.
+struct Reference {
+  std::uint64_t multiplicity = 0;
+  std::vector<std::uint64_t> low, high;  // per spread column
+  std::vector<double> sums;
+};
 
 // ---- ids on their own -----------------------------------------------------------------
 
-/// What is wrong with the ids before any gather-scatter, over all ranks.
+/// What is wrong with the ids before any gather-scatter, over all ranks, and where the
+/// first zero and negative ids are (the ids lose their sign after counting).
 struct IdCounts {
   std::int64_t zero = 0, negative = 0, out_of_range = 0, largest = 0, repeating_elements = 0;
+  Location first_zero, first_negative;
 };
 
 /// This rank's entries whose nonzero id an earlier node of their own element also holds.
@@ -342,19 +327,25 @@ std::int64_t elements_repeating_an_id(const Subject& subject, const std::vector<
   return repeating;
 }
 
-IdCounts count_ids(const Subject& subject) {
+/// Counts what is wrong with the ids as read, then replaces them by their absolute values.
+IdCounts count_ids(Subject& subject) {
   IdCounts counts;
-  for (std::size_t i = 0; i < subject.ids.size(); ++i) {
-    const std::int64_t id = subject.mesh.ids[i];
+  for (const std::int64_t id : subject.ids) {
     counts.zero += id == 0;
     counts.negative += id < 0;
-    counts.out_of_range += subject.ids[i] > subject.entries;
-    counts.largest = std::max(counts.largest, subject.ids[i]);
   }
-  counts.repeating_elements = elements_repeating_an_id(subject, entries_repeating_an_id(subject));
   const MPI_Comm comm = subject.comm;
   counts.zero = reduce_int(counts.zero, MPI_SUM, comm);
   counts.negative = reduce_int(counts.negative, MPI_SUM, comm);
+  if (counts.zero) counts.first_zero = first_entry(subject, [&](std::size_t i) { return subject.ids[i] == 0; });
+  if (counts.negative) counts.first_negative = first_entry(subject, [&](std::size_t i) { return subject.ids[i] < 0; });
+
+  for (std::int64_t& id : subject.ids) {
+    id = id < 0 ? -id : id;  // -2^63 was refused on loading
+    counts.out_of_range += id > subject.entries;
+    counts.largest = std::max(counts.largest, id);
+  }
+  counts.repeating_elements = elements_repeating_an_id(subject, entries_repeating_an_id(subject));
   counts.out_of_range = reduce_int(counts.out_of_range, MPI_SUM, comm);
   counts.largest = reduce_int(counts.largest, MPI_MAX, comm);
   counts.repeating_elements = reduce_int(counts.repeating_elements, MPI_SUM, comm);
@@ -364,7 +355,6 @@ IdCounts count_ids(const Subject& subject) {
 /// The "ids" member; `distinct` comes from the multiplicities.
 json report_ids(const Subject& subject, const IdCounts& counts, std::int64_t distinct, Problems& problems) {
   const std::int64_t entries = subject.entries;
-  const std::vector<std::int64_t>& mesh_ids = subject.mesh.ids;
   json ids;
   ids["max"] = counts.largest;
   ids["zero"] = counts.zero;
@@ -374,11 +364,10 @@ json report_ids(const Subject& subject, const IdCounts& counts, std::int64_t dis
   ids["distinct"] = distinct;
   ids["compact"] = distinct == counts.largest && counts.zero == 0;
   if (counts.zero)
-    problems.add(std::to_string(counts.zero) + " zero ids (every node of a mesh needs an id >= 1)",
-                 first_entry(subject, [&](std::size_t i) { return mesh_ids[i] == 0; }));
+    problems.add(std::to_string(counts.zero) + " zero ids (every node of a mesh needs an id >= 1)", counts.first_zero);
   if (counts.negative)
     problems.add(std::to_string(counts.negative) + " negative ids (flags belong in gather-scatter calls, not in mesh files)",
-                 first_entry(subject, [&](std::size_t i) { return mesh_ids[i] < 0; }));
+                 counts.first_negative);
   if (counts.out_of_range)
     problems.add(std::to_string(counts.out_of_range) + " ids out of range (above E*(N+1)^dim = " +
                      std::to_string(entries) + ", more than there are entries)",
@@ -401,67 +390,93 @@ struct MultiplicityCounts {
   std::int64_t distinct = 0;                    // groups of any size
 };
 
-MultiplicityCounts count_multiplicities(const Subject& subject, const Answers& answers) {
+MultiplicityCounts count_multiplicities(const Subject& subject, const std::vector<std::int64_t>& multiplicity) {
   const int dim = subject.mesh.dim();
   const std::vector<int> boundary = boundary_axes(dim, subject.mesh.order());
   const auto nodes = static_cast<std::size_t>(subject.mesh.nodes_per_element());
   std::map<std::pair<int, std::int64_t>, std::int64_t> local_histogram;
   for (std::size_t i = 0; i < subject.ids.size(); ++i)
-    if (subject.ids[i] != 0) ++local_histogram[{boundary[i % nodes], answers.multiplicity[i]}];
+    if (subject.ids[i] != 0) ++local_histogram[{boundary[i % nodes], multiplicity[i]}];
 
   MultiplicityCounts counts;
   for (const auto& [key, entries] : merge_histograms(local_histogram, subject.comm)) {
-    const auto [kind, multiplicity] = key;
-    counts.groups[multiplicity] += entries;
-    counts.by_kind[kind_name(dim, kind)][std::to_string(multiplicity)] = entries;
-    if (kind == 0 && multiplicity > 1) counts.shared_interior += entries;
-    if (kind != 0 && multiplicity == 1) counts.unshared_boundary += entries;
+    const auto [kind, group_size] = key;
+    counts.groups[group_size] += entries;
+    counts.by_kind[kind_name(dim, kind)][std::to_string(group_size)] = entries;
+    if (kind == 0 && group_size > 1) counts.shared_interior += entries;
+    if (kind != 0 && group_size == 1) counts.unshared_boundary += entries;
   }
-  for (auto& [multiplicity, count] : counts.groups) {
-    count /= multiplicity;  // entries -> groups: a group of multiplicity m has m entries
+  for (auto& [group_size, count] : counts.groups) {
+    count /= group_size;  // entries -> groups: a group of multiplicity m has m entries
     counts.distinct += count;
   }
   return counts;
 }
 
-json report_multiplicities(const Subject& subject, const Answers& answers, const MultiplicityCounts& counts,
-                           Problems& problems) {
+json report_multiplicities(const Subject& subject, const std::vector<std::int64_t>& multiplicity,
+                           const MultiplicityCounts& counts, Problems& problems) {
   json groups = json::object();
-  for (const auto& [multiplicity, count] : counts.groups) groups[std::to_string(multiplicity)] = count;
-  json multiplicity;
-  multiplicity["groups"] = groups;
-  multiplicity["entries_by_node_kind"] = counts.by_kind;
-  multiplicity["unshared_boundary_entries"] = counts.unshared_boundary;
-  multiplicity["shared_interior_entries"] = counts.shared_interior;
+  for (const auto& [group_size, count] : counts.groups) groups[std::to_string(group_size)] = count;
+  json described;
+  described["groups"] = groups;
+  described["entries_by_node_kind"] = counts.by_kind;
+  described["unshared_boundary_entries"] = counts.unshared_boundary;
+  described["shared_interior_entries"] = counts.shared_interior;
   if (counts.shared_interior) {
     const std::vector<int> boundary = boundary_axes(subject.mesh.dim(), subject.mesh.order());
     const auto nodes = static_cast<std::size_t>(subject.mesh.nodes_per_element());
     problems.add(std::to_string(counts.shared_interior) +
                      " element-interior entries are shared with other copies (an interior GLL node belongs to one element)",
                  first_entry(subject, [&](std::size_t i) {
-                   return subject.ids[i] != 0 && boundary[i % nodes] == 0 && answers.multiplicity[i] > 1;
+                   return subject.ids[i] != 0 && boundary[i % nodes] == 0 && multiplicity[i] > 1;
                  }));
   }
-  return multiplicity;
+  return described;
 }
 
 // ---- coordinate agreement -------------------------------------------------------------
 
 /// Length of the diagonal of the bounding box of every rank's coordinates.
-double box_diagonal(const Mesh& mesh, MPI_Comm comm) {
-  const int dim = mesh.dim();
+double box_diagonal(const Subject& subject) {
+  const int dim = subject.mesh.dim();
+  const auto& x = subject.mesh.coordinates;
   double squares = 0;
   for (int d = 0; d < dim; ++d) {
     double lo = std::numeric_limits<double>::infinity(), hi = -lo;
-    for (std::size_t i = 0; i < mesh.ids.size(); ++i) {
-      lo = std::min(lo, mesh.coordinates[i * static_cast<std::size_t>(dim) + d]);
-      hi = std::max(hi, mesh.coordinates[i * static_cast<std::size_t>(dim) + d]);
+    for (std::size_t i = 0; i < subject.ids.size(); ++i) {
+      lo = std::min(lo, x[i * static_cast<std::size_t>(dim) + d]);
+      hi = std::max(hi, x[i * static_cast<std::size_t>(dim) + d]);
     }
-    const double low = reduce_double(lo, MPI_MIN, comm);
-    const double high = reduce_double(hi, MPI_MAX, comm);
+    const double low = reduce_double(lo, MPI_MIN, subject.comm);
+    const double high = reduce_double(hi, MPI_MAX, subject.comm);
     squares += (high - low) * (high - low);
   }
   return std::sqrt(squares);
+}
+
+/// Each entry's spread: over the axes, the largest of max - min over its group's copies
+/// (for a periodic axis, the smaller of the unshifted and shifted wrapped columns). Records
+/// each column's digests in `reference`.
+std::vector<double> entry_spreads(Handle& handle, const Subject& subject, Reference& reference) {
+  std::vector<double> spread(subject.ids.size(), 0);
+  std::vector<double> axis_spread;  // a periodic axis's unshifted column, until its shifted one
+  for (const SpreadColumn& column : spread_columns(subject.mesh)) {
+    std::vector<double> low = column_extremes(handle, subject, column, Op::min);
+    reference.low.push_back(digest(low));
+    std::vector<double> high = column_extremes(handle, subject, column, Op::max);
+    reference.high.push_back(digest(high));
+    for (std::size_t i = 0; i < high.size(); ++i) high[i] -= low[i];
+    low = {};
+    if (column.period > 0 && column.shift == 0) {
+      axis_spread = std::move(high);
+      continue;
+    }
+    if (column.period > 0)
+      for (std::size_t i = 0; i < high.size(); ++i) high[i] = std::min(high[i], axis_spread[i]);
+    axis_spread = {};
+    for (std::size_t i = 0; i < high.size(); ++i) spread[i] = std::max(spread[i], high[i]);
+  }
+  return spread;
 }
 
 /// How far the copies of the groups lie apart, over all ranks. The worst group is the
@@ -473,33 +488,32 @@ struct SpreadSummary {
   std::int64_t groups_over = 0;
 };
 
-/// The minimum and maximum corner of group `id`'s copies (infinite where no rank holds it).
-std::pair<std::vector<double>, std::vector<double>> group_corners(const Subject& subject, const Answers& answers,
-                                                                  std::int64_t id) {
+/// The minimum and maximum corner of group `id`'s copies (infinite where no rank holds it):
+/// its copies are the entries holding the id, so plain reductions suffice.
+std::pair<std::vector<double>, std::vector<double>> group_corners(const Subject& subject, std::int64_t id) {
   const int dim = subject.mesh.dim();
-  const auto width = static_cast<std::size_t>(subject.spread->width);
+  const auto& x = subject.mesh.coordinates;
   std::vector<double> low(static_cast<std::size_t>(dim), std::numeric_limits<double>::infinity());
   std::vector<double> high(static_cast<std::size_t>(dim), -std::numeric_limits<double>::infinity());
   for (std::size_t i = 0; i < subject.ids.size(); ++i)
     if (subject.ids[i] == id)
       for (int d = 0; d < dim; ++d) {
-        low[d] = answers.low[i * width + d];
-        high[d] = answers.high[i * width + d];
+        low[d] = std::min(low[d], x[i * static_cast<std::size_t>(dim) + d]);
+        high[d] = std::max(high[d], x[i * static_cast<std::size_t>(dim) + d]);
       }
   MPI_Allreduce(MPI_IN_PLACE, low.data(), dim, MPI_DOUBLE, MPI_MIN, subject.comm);
   MPI_Allreduce(MPI_IN_PLACE, high.data(), dim, MPI_DOUBLE, MPI_MAX, subject.comm);
   return {low, high};
 }
 
-SpreadSummary summarize_spreads(const Subject& subject, const Answers& answers, double tolerance) {
+SpreadSummary summarize_spreads(const Subject& subject, const std::vector<std::int64_t>& multiplicity,
+                                const std::vector<double>& spreads, double tolerance) {
   const std::vector<std::int64_t>& ids = subject.ids;
   double worst = 0, groups_over = 0;
-  std::vector<double> spreads(ids.size(), 0);
   for (std::size_t i = 0; i < ids.size(); ++i) {
     if (ids[i] == 0) continue;
-    spreads[i] = entry_spread(*subject.spread, subject.mesh.dim(), answers.low, answers.high, i);
     worst = std::max(worst, spreads[i]);
-    if (spreads[i] > tolerance) groups_over += 1.0 / static_cast<double>(answers.multiplicity[i]);
+    if (spreads[i] > tolerance) groups_over += 1.0 / static_cast<double>(multiplicity[i]);
   }
   SpreadSummary summary;
   summary.worst = reduce_double(worst, MPI_MAX, subject.comm);
@@ -508,18 +522,20 @@ SpreadSummary summarize_spreads(const Subject& subject, const Answers& answers, 
   for (std::size_t i = 0; i < ids.size(); ++i)
     if (ids[i] != 0 && spreads[i] == summary.worst) worst_id = std::min(worst_id, ids[i]);
   summary.worst_id = reduce_int(worst_id, MPI_MIN, subject.comm);
-  std::tie(summary.worst_low, summary.worst_high) = group_corners(subject, answers, summary.worst_id);
+  std::tie(summary.worst_low, summary.worst_high) = group_corners(subject, summary.worst_id);
   summary.groups_over = static_cast<std::int64_t>(std::llround(groups_over));
   return summary;
 }
 
-json check_coordinates(const Subject& subject, const Answers& answers, double tolerance_option, Problems& problems) {
+json check_coordinates(Handle& handle, const Subject& subject, const std::vector<std::int64_t>& multiplicity,
+                       double tolerance_option, Reference& reference, Problems& problems) {
   json coordinates;
-  coordinates["checked"] = subject.spread.has_value();
-  if (!subject.spread) return coordinates;
-  const double diagonal = box_diagonal(subject.mesh, subject.comm);
+  coordinates["checked"] = subject.mesh.has_coordinates();
+  if (!subject.mesh.has_coordinates()) return coordinates;
+  const double diagonal = box_diagonal(subject);
   const double tolerance = tolerance_option >= 0 ? tolerance_option : 1e-9 * std::max(diagonal, 1.0);
-  const SpreadSummary spreads = summarize_spreads(subject, answers, tolerance);
+  const SpreadSummary spreads =
+      summarize_spreads(subject, multiplicity, entry_spreads(handle, subject, reference), tolerance);
   coordinates["tolerance"] = tolerance;
   coordinates["worst_spread"] = spreads.worst;
   coordinates["worst_id"] = spreads.worst_id;
@@ -551,25 +567,117 @@ json describe_run(const CheckOptions& options, const Handle& handle, MPI_Comm co
   return run;
 }
 
-/// Reruns the answers with every concrete method: a disagreement with `reference` (the
-/// main run's, by `reference_method`) is a problem; a method that cannot be set up is
-/// "unavailable", not a problem of the mesh.
-json compare_methods(const Subject& subject, const Answers& reference, Method reference_method, Problems& problems) {
+double relative_difference(double reference, double other) {
+  return std::abs(reference - other) / std::max(1.0, std::abs(reference));
+}
+
+/// How a method's answers differ from the reference, over all ranks.
+struct Disagreement {
+  std::int64_t multiplicities = 0, extremes = 0;
+  double worst_relative = 0;  // of the sums
+  Location first;
+
+  /// "" when they agree, else what differs.
+  std::string text() const {
+    std::string what;
+    if (multiplicities) what += std::to_string(multiplicities) + " multiplicities differ; ";
+    if (extremes) what += std::to_string(extremes) + " coordinate minima/maxima differ; ";
+    if (worst_relative > 1e-12) {
+      std::ostringstream out;
+      out << "sums differ by up to " << worst_relative << " (relative); ";
+      what += out.str();
+    }
+    if (!what.empty()) what.resize(what.size() - 2);
+    return what;
+  }
+};
+
+/// Collective: whether `candidate`'s digest differs from `expected` on any rank.
+template <class T>
+bool digest_differs(const std::vector<T>& candidate, std::uint64_t expected, MPI_Comm comm) {
+  return reduce_int(digest(candidate) != expected, MPI_MAX, comm) != 0;
+}
+
+/// Collective, after a digest mismatch: how many entries of `candidate` differ bitwise from
+/// the reference `recompute()` produces, and where the first one is.
+template <class T, class Recompute>
+std::int64_t count_differences(const Subject& subject, const std::vector<T>& candidate, Recompute&& recompute,
+                               Disagreement& disagreement) {
+  const std::vector<T> reference = recompute();
+  std::int64_t differences = 0;
+  for (std::size_t i = 0; i < candidate.size(); ++i) differences += candidate[i] != reference[i];
+  disagreement.first = earlier(disagreement.first,
+                               first_entry(subject, [&](std::size_t i) { return candidate[i] != reference[i]; }));
+  return reduce_int(differences, MPI_SUM, subject.comm);
+}
+
+/// For --inject-difference: changes the last entry of the last rank (if it holds any).
+template <class T>
+void alter_last_entry(std::vector<T>& values, const Subject& subject, bool alter) {
+  int ranks = 1;
+  MPI_Comm_size(subject.comm, &ranks);
+  if (alter && subject.rank == ranks - 1 && !values.empty()) values.back() += 1;
+}
+
+/// Runs `candidate` on every field and compares with the reference: integers and min/max
+/// bitwise (through the digests; `main` recomputes a field that differs), sums to rounding.
+/// `alter`: testing only, see CheckOptions::inject_difference.
+Disagreement compare_with_reference(Handle& main, Handle& candidate, const Subject& subject,
+                                    const Reference& reference, bool alter) {
+  Disagreement disagreement;
+  {
+    std::vector<std::int64_t> multiplicity = multiplicities(candidate, subject);
+    alter_last_entry(multiplicity, subject, alter);
+    if (digest_differs(multiplicity, reference.multiplicity, subject.comm))
+      disagreement.multiplicities = count_differences(
+          subject, multiplicity, [&] { return multiplicities(main, subject); }, disagreement);
+  }
+  if (subject.mesh.has_coordinates()) {
+    const std::vector<SpreadColumn> columns = spread_columns(subject.mesh);
+    for (std::size_t c = 0; c < columns.size(); ++c)
+      for (const Op op : {Op::min, Op::max}) {
+        std::vector<double> extremes = column_extremes(candidate, subject, columns[c], op);
+        alter_last_entry(extremes, subject, alter && c == 0 && op == Op::min);
+        if (digest_differs(extremes, op == Op::min ? reference.low[c] : reference.high[c], subject.comm))
+          disagreement.extremes += count_differences(
+              subject, extremes, [&] { return column_extremes(main, subject, columns[c], op); }, disagreement);
+      }
+  }
+  std::vector<double> candidate_sums = sums(candidate, subject);
+  alter_last_entry(candidate_sums, subject, alter);
+  double worst = 0;
+  for (std::size_t i = 0; i < candidate_sums.size(); ++i)
+    worst = std::max(worst, relative_difference(reference.sums[i], candidate_sums[i]));
+  disagreement.worst_relative = reduce_double(worst, MPI_MAX, subject.comm);
+  if (disagreement.worst_relative > 1e-12)
+    disagreement.first = earlier(disagreement.first, first_entry(subject, [&](std::size_t i) {
+                                   return relative_difference(reference.sums[i], candidate_sums[i]) > 1e-12;
+                                 }));
+  return disagreement;
+}
+
+/// Reruns the answers with every concrete method: a disagreement with the main run's (by
+/// `reference_method`) is a problem; a method that cannot be set up is "unavailable", not
+/// a problem of the mesh.
+json compare_methods(Handle& main, const Subject& subject, const Reference& reference, Method reference_method,
+                     std::optional<Method> inject_difference, Steps& steps, Problems& problems) {
   json methods = json::object();
   for (const Method method : concrete_methods) {
+    steps.begin("comparing method " + std::string(to_string(method)));
     json& entry = methods[std::string(to_string(method))];
     try {
       SetupOptions other;
       other.method = method;
       Handle candidate(subject.ids, subject.comm, other);
-      const Answers answers = answers_of(candidate, subject);
-      const std::string difference = compare_answers(reference, answers, subject.comm);
+      const Disagreement disagreement =
+          compare_with_reference(main, candidate, subject, reference, inject_difference == method);
+      const std::string difference = disagreement.text();
       entry["status"] = difference.empty() ? "same" : "different";
       if (!difference.empty()) {
         entry["detail"] = difference;
         problems.add("method " + std::string(to_string(method)) + " disagrees with " +
                          std::string(to_string(reference_method)) + ": " + difference,
-                     first_entry(subject, [&](std::size_t i) { return entry_differs(reference, answers, i); }));
+                     disagreement.first);
       }
     } catch (const Error& e) {
       entry["status"] = "unavailable";
@@ -582,28 +690,42 @@ json compare_methods(const Subject& subject, const Answers& reference, Method re
 }  // namespace
 
 json check_mesh(const CheckOptions& options, MPI_Comm comm) {
-  const Subject subject = load_subject(options, comm);
+  Steps steps(options);
+  steps.begin("reading " + options.path);
+  Subject subject = load_subject(options, comm);
+  steps.begin("checking the ids");
   const IdCounts id_counts = count_ids(subject);
+  steps.begin("setting up gather-scatter");
   SetupOptions setup;
   setup.method = options.method;
   Handle handle(subject.ids, comm, setup);
-  const Answers answers = answers_of(handle, subject);
-  const MultiplicityCounts multiplicities = count_multiplicities(subject, answers);
 
   json report;
   Problems problems;
+  Reference reference;
   report["report"] = "gsr-check";
   report["version"] = 1;
   report["mesh"] = describe_mesh(subject);
-  report["ids"] = report_ids(subject, id_counts, multiplicities.distinct, problems);
-  report["multiplicity"] = report_multiplicities(subject, answers, multiplicities, problems);
-  report["coordinates"] = check_coordinates(subject, answers, options.tolerance, problems);
+  {
+    steps.begin("counting multiplicities");
+    const std::vector<std::int64_t> multiplicity = multiplicities(handle, subject);
+    reference.multiplicity = digest(multiplicity);
+    const MultiplicityCounts counts = count_multiplicities(subject, multiplicity);
+    report["ids"] = report_ids(subject, id_counts, counts.distinct, problems);
+    report["multiplicity"] = report_multiplicities(subject, multiplicity, counts, problems);
+    steps.begin("measuring coordinate spreads");
+    report["coordinates"] = check_coordinates(handle, subject, multiplicity, options.tolerance, reference, problems);
+  }
+  steps.begin("summing a test field");
+  reference.sums = sums(handle, subject);
   report["run"] = describe_run(options, handle, comm);
   if (options.compare_methods)
-    report["run"]["methods"] = compare_methods(subject, answers, handle.stats().method, problems);
+    report["run"]["methods"] =
+        compare_methods(handle, subject, reference, handle.stats().method, options.inject_difference, steps, problems);
   report["run"]["problem_ranks"] = problems.ranks;
   report["problems"] = problems.texts;
   report["consistent"] = problems.texts.empty();
+  steps.finish();
   return report;
 }
 

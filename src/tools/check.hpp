@@ -12,6 +12,8 @@
 
 #include <mpi.h>
 
+#include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,6 +25,12 @@ struct CheckOptions {
   Method method = Method::automatic;  // for the main checks; the comparison runs all
   double tolerance = -1;              // coordinate spread allowed; < 0: 1e-9 x max(box diagonal, 1)
   bool compare_methods = true;
+  // Called on every rank before each step (done of total steps, what the step does) and
+  // once at the end (done == total); gsr-check draws it on rank 0.
+  std::function<void(int done, int total, const std::string& what)> progress;
+  // Testing only: this method's answers are altered at the last entry of the last rank, so
+  // the comparison must report it (gsr-check's hidden --inject-difference).
+  std::optional<Method> inject_difference;
 };
 
 /// Collective. Throws gsr::Error if the file cannot be loaded (on every rank); otherwise

@@ -1,6 +1,9 @@
 // tools/gsr_check.cpp — the gsr-check command: a mesh connectivity check under mpiexec.
 //
-//   mpiexec -n P gsr-check FILE.h5 [--json] [--expect REPORT.json] [--method NAME]
+//   mpiexec -n P gsr-check FILE.h5 [--json] [--expect REPORT.json] [--method NAME] [--progress]
+//
+// Rank 0 shows its progress through the steps on stderr when stderr is a terminal or with
+// --progress (under mpiexec the ranks' stderr is a pipe: ask with --progress).
 //
 // Exit codes: 0 consistent (and matching --expect), 1 inconsistent mesh, 2 the file cannot
 // be loaded (missing, not HDF5, malformed, too big for memory), 3 the report differs from
@@ -9,6 +12,7 @@
 // be inconsistent or to compare, and a mismatch with --expect outranks an inconsistency
 // the saved report may already hold. Every rank returns the same code.
 #include "tools/check.hpp"
+#include "tools/progress.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -29,6 +33,7 @@ struct Arguments {
   std::string method_name = "auto";
   std::string distribution_name = "blocks";
   bool json = false;
+  bool progress = false;
   std::string expect_path;
 };
 
@@ -71,14 +76,16 @@ void print(const Arguments& args, const nlohmann::json& report, const Expectatio
 }
 
 /// Runs the check; only rank 0 prints. Returns the exit code, the same on every rank.
-int run(const Arguments& args, MPI_Comm comm, int rank) {
+int run(const Arguments& args, MPI_Comm comm, int rank, gsr::tools::ProgressBar& bar) {
   nlohmann::json report;
   try {
     report = gsr::tools::check_mesh(args.check, comm);
   } catch (const gsr::Error& e) {
+    bar.end_line();
     if (rank == 0) std::cerr << "gsr-check: error: " << e.what() << "\n";
     return e.code() == gsr::ErrorCode::io ? unreadable : inconsistent;
   } catch (const std::bad_alloc&) {
+    bar.end_line();
     // The loader reports its own allocations (with their sizes) as io errors; this is the
     // check's working memory, on this rank.
     std::cerr << "gsr-check: error: file '" << args.check.path << "': out of memory on rank " << rank
@@ -105,7 +112,7 @@ int main(int argc, char** argv) {
   app.add_flag("--json", args.json, "print the report as JSON instead of a summary");
   app.add_option("--expect", args.expect_path, "saved JSON report to compare with; any difference fails");
   app.add_option("--method", args.method_name, "exchange method for the main checks")
-      ->check(CLI::IsMember({"auto", "pairwise", "crystal_router", "allreduce"}));
+      ->check(CLI::IsMember({"auto", "pairwise", "crystal_router", "allreduce", "neighbor"}));
   app.add_option("--distribution", args.distribution_name, "blocks (default) or partition (the file's)")
       ->check(CLI::IsMember({"blocks", "partition"}));
   app.add_option("--tolerance", args.check.tolerance,
@@ -113,6 +120,11 @@ int main(int argc, char** argv) {
       ->check(CLI::NonNegativeNumber);
   bool no_compare = false;
   app.add_flag("--no-method-comparison", no_compare, "skip running every exchange method");
+  std::string inject;  // testing only: the comparison must catch a method whose answers differ
+  app.add_option("--inject-difference", inject)
+      ->check(CLI::IsMember({"pairwise", "crystal_router", "allreduce"}))->group("");
+  app.add_flag("--progress", args.progress,
+               "show the steps on stderr even when it is not a terminal (as under mpiexec)");
 
   int code = 0;
   try {
@@ -121,7 +133,10 @@ int main(int argc, char** argv) {
     args.check.distribution =
         args.distribution_name == "partition" ? gsr::Distribution::partition : gsr::Distribution::blocks;
     args.check.compare_methods = !no_compare;
-    code = run(args, MPI_COMM_WORLD, rank);
+    if (!inject.empty()) args.check.inject_difference = gsr::method_from_string(inject);
+    gsr::tools::ProgressBar bar(rank == 0 && (args.progress || gsr::tools::stderr_is_terminal()), "steps");
+    args.check.progress = [&bar](int done, int total, const std::string& what) { bar(done, total, what); };
+    code = run(args, MPI_COMM_WORLD, rank, bar);
   } catch (const CLI::ParseError& e) {
     // Every rank parsed the same arguments; only rank 0 speaks.
     std::ostringstream quiet;

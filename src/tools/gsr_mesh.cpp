@@ -5,40 +5,13 @@
 //
 // A serial program: the writer streams the mesh slab by slab, so memory stays O(slab).
 #include "tools/box.hpp"
+#include "tools/progress.hpp"
 
 #include <CLI/CLI.hpp>
 
-#include <unistd.h>
-
-#include <cstdio>
 #include <iostream>
 
 namespace {
-
-/// A one-line progress bar on stderr, redrawn when the percentage changes; only on a
-/// terminal, so logs and pipes stay clean.
-class ProgressBar {
-public:
-  ProgressBar() : enabled_(isatty(STDERR_FILENO) == 1) {}
-
-  void operator()(std::int64_t done, std::int64_t total) {
-    if (!enabled_ || total <= 0) return;
-    const int percent = static_cast<int>(100 * done / total);
-    if (percent == last_percent_) return;
-    last_percent_ = percent;
-    constexpr int width = 40;
-    const int filled = percent * width / 100;
-    std::fprintf(stderr, "\r[%.*s%*s] %3d%%  %lld / %lld elements", filled,
-                 "########################################", width - filled, "", percent,
-                 static_cast<long long>(done), static_cast<long long>(total));
-    if (done == total) std::fputc('\n', stderr);
-    std::fflush(stderr);
-  }
-
-private:
-  bool enabled_;
-  int last_percent_ = -1;
-};
 
 std::array<bool, 3> parse_axes(const std::vector<std::string>& names) {
   std::array<bool, 3> axes{};
@@ -86,7 +59,8 @@ void write_box_file(BoxArguments args) {
   spec.periodic = parse_axes(args.periodic);
   spec.coordinates = !args.no_coordinates;
   spec.validate();
-  ProgressBar bar;
+  // Only on a terminal, so logs and pipes stay clean.
+  gsr::tools::ProgressBar bar(gsr::tools::stderr_is_terminal(), "elements");
   gsr::tools::write_box(spec, args.output, std::ref(bar));
   std::cout << "gsr-mesh: wrote " << args.output << ": " << spec.dim << "-D box, " << spec.element_count()
             << " elements of order " << spec.order << ", " << spec.node_count() << " distinct ids";

@@ -245,13 +245,14 @@ TEST(Xdmf, SidecarReferencesTheDatasetsWithTheirShapes) {
   std::ifstream in(gsr::xdmf_path(path));
   ASSERT_TRUE(in) << "no sidecar next to " << path;
   const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  // 12 elements of order 2 in 3-D: 27 nodes and 8 hexahedral sub-cells each.
+  // 12 elements of order 2 in 3-D: 27 nodes and 8 hexahedral sub-cells each; the node
+  // views have one row per node (12 x 27 = 324).
   EXPECT_NE(text.find("TopologyType=\"Hexahedron\" NumberOfElements=\"96\""), std::string::npos) << text;
   EXPECT_NE(text.find("Dimensions=\"96 8\" NumberType=\"Int\" Precision=\"4\" Format=\"HDF\">box.h5:/xdmf/cells"),
             std::string::npos) << text;
-  EXPECT_NE(text.find("Dimensions=\"12 27 3\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">box.h5:/mesh/coordinates"),
+  EXPECT_NE(text.find("Dimensions=\"324 3\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">box.h5:/xdmf/points"),
             std::string::npos) << text;
-  EXPECT_NE(text.find("Dimensions=\"12 27\" NumberType=\"Int\" Precision=\"8\" Format=\"HDF\">box.h5:/mesh/global_ids"),
+  EXPECT_NE(text.find("Dimensions=\"324\" NumberType=\"Int\" Precision=\"8\" Format=\"HDF\">box.h5:/xdmf/global_ids"),
             std::string::npos) << text;
   EXPECT_NE(text.find("Name=\"rank\""), std::string::npos) << text;
 }

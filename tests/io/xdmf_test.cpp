@@ -1,7 +1,9 @@
 // xdmf_test.cpp — the sidecar's sub-cells (serial): every linear sub-cell refers to nodes
 // of its own element and is positively oriented in VTK's corner order (ParaView would
-// otherwise draw inside-out cells), on straight and deformed boxes; and the sidecar's
-// DataItem shapes equal the shapes of the datasets they point to.
+// otherwise draw inside-out cells), on straight and deformed boxes; the node views are
+// virtual datasets that read as the mesh's coordinates (z = 0 in 2-D) and ids, one row per
+// node, from both writers; and the sidecar's DataItem shapes equal the shapes of the
+// datasets they point to.
 #include "scratch_dir.hpp"
 #include "tools/box.hpp"
 
@@ -95,6 +97,51 @@ TEST(XdmfSubcells, InsideTheirElementAndPositivelyOriented) {
   }
 }
 
+bool is_virtual(const std::string& file, const std::string& path) {
+  hid_t handle = H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  hid_t set = H5Dopen2(handle, path.c_str(), H5P_DEFAULT);
+  hid_t properties = H5Dget_create_plist(set);
+  const bool virtual_layout = H5Pget_layout(properties) == H5D_VIRTUAL;
+  H5Pclose(properties);
+  H5Dclose(set);
+  H5Fclose(handle);
+  return virtual_layout;
+}
+
+/// The node views of `path` against its /mesh datasets.
+void expect_views_of_the_mesh(const std::string& path, int dim) {
+  SCOPED_TRACE(path);
+  const Dataset points = read_dataset(path, "/xdmf/points");
+  const Dataset ids = read_dataset(path, "/xdmf/global_ids");
+  const Dataset xyz = read_dataset(path, "/mesh/coordinates");
+  const Dataset mesh_ids = read_dataset(path, "/mesh/global_ids");
+  const hsize_t count = mesh_ids.shape[0] * mesh_ids.shape[1];
+  ASSERT_EQ(points.shape, (std::vector<hsize_t>{count, 3}));
+  ASSERT_EQ(ids.shape, (std::vector<hsize_t>{count}));
+  EXPECT_TRUE(is_virtual(path, "/xdmf/points"));
+  EXPECT_TRUE(is_virtual(path, "/xdmf/global_ids"));
+  const auto d = static_cast<std::size_t>(dim);
+  for (std::size_t p = 0; p < count; ++p) {
+    for (std::size_t c = 0; c < 3; ++c)
+      ASSERT_EQ(points.values[p * 3 + c], c < d ? xyz.values[p * d + c] : 0.0) << "node " << p << ", axis " << c;
+    ASSERT_EQ(ids.values[p], mesh_ids.values[p]) << "node " << p;
+  }
+}
+
+TEST(XdmfViews, ReadAsTheMeshNodesFromBothWriters) {
+  gsr::testing::ScratchDir dir("gsr-xdmf-views", MPI_COMM_SELF);
+  for (const int dim : {2, 3}) {
+    const BoxSpec spec{.dim = dim, .elements = {3, 2, dim == 3 ? 2 : 1}, .order = 2, .deform = true, .partition_ranks = 2};
+    const std::string streamed = dir.file("streamed" + std::to_string(dim) + ".h5");
+    gsr::tools::write_box(spec, streamed);
+    expect_views_of_the_mesh(streamed, dim);
+    // The collective writer (MPI-IO) makes the same views.
+    const std::string collective = dir.file("collective" + std::to_string(dim) + ".h5");
+    gsr::write_mesh(collective, gsr::read_mesh(streamed, MPI_COMM_SELF), MPI_COMM_SELF);
+    expect_views_of_the_mesh(collective, dim);
+  }
+}
+
 TEST(XdmfSidecar, ShapesMatchTheDatasets) {
   gsr::testing::ScratchDir dir("gsr-xdmf-shapes", MPI_COMM_SELF);
   const BoxSpec spec{.dim = 3, .elements = {2, 1, 3}, .order = 2, .periodic = {true, false, false}};
@@ -111,7 +158,9 @@ TEST(XdmfSidecar, ShapesMatchTheDatasets) {
     for (const hsize_t s : data.shape) shape += (shape.empty() ? "" : " ") + std::to_string(s);
     EXPECT_EQ((*match)[1].str(), shape) << (*match)[2].str();
   }
-  EXPECT_EQ(items, 3);  // cells, coordinates, global ids
+  EXPECT_EQ(items, 3);  // cells, points, global ids
+  EXPECT_NE(text.find("shapes.h5:/xdmf/points"), std::string::npos);
+  EXPECT_NE(text.find("GeometryType=\"XYZ\""), std::string::npos);
   EXPECT_EQ(text.find("Name=\"rank\""), std::string::npos);
 }
 
