@@ -1,14 +1,18 @@
 // tools/bench/gsr_bench.cpp — the gsr-bench command: times every exchange method (and auto)
 // against the stream, wire and round bounds on a generated box or a mesh file, or, with
-// --check, verifies that they all give bitwise identical results (docs/performance.md).
+// --check, verifies that they all give bitwise identical results; with --primitives, times
+// gsr::scatter and gsr::gather against MPI_Scatterv and MPI_Gatherv (docs/performance.md).
 //
 //   mpiexec -n 2 gsr-bench --elements 8 --order 7 [--json out.json] [--csv out.csv]
 //   mpiexec -n 3 gsr-bench --mesh meshes/box2d.h5 --check
+//   mpiexec -n 2 gsr-bench --primitives --block-bytes 8,65536
 //
-// Exit codes: 0 done (or --check passed), 1 --check found a difference, 2 the mesh cannot be
+// Exit codes: 0 done (or --check passed), 1 --check (or --primitives' comparison with MPI)
+// found a difference, 2 the mesh cannot be
 // loaded or an output file cannot be written; command-line mistakes give CLI11's codes.
 #include "tools/bench/check.hpp"
 #include "tools/bench/measure.hpp"
+#include "tools/bench/primitives.hpp"
 
 #include <gsr/error.hpp>
 
@@ -30,6 +34,8 @@ struct Arguments {
   std::string json_path, csv_path;
   bool check = false;
   std::string inject;  // hidden, testing only
+  bool primitives = false;
+  std::vector<std::size_t> block_bytes{8, 1024, 65536, 1048576};
 };
 
 void add_options(CLI::App& app, Arguments& args) {
@@ -48,7 +54,14 @@ void add_options(CLI::App& app, Arguments& args) {
   CLI::Option* check = app.add_flag("--check", args.check,
                                     "no timing: fail (exit 1) unless every method and auto give bitwise identical results");
   app.add_option("--inject-difference", args.inject, "testing: perturb this method's results in --check")
-      ->check(CLI::IsMember({"pairwise", "crystal_router", "allreduce"}))->needs(check)->group("");
+      ->check(CLI::IsMember({"pairwise", "crystal_router", "allreduce", "neighbor"}))->needs(check)->group("");
+  CLI::Option* primitives =
+      app.add_flag("--primitives", args.primitives,
+                   "time gsr::scatter and gsr::gather against MPI_Scatterv and MPI_Gatherv instead of the methods")
+          ->excludes(mesh)->excludes(check);
+  app.add_option("--block-bytes", args.block_bytes, "--primitives: the bytes of every rank's block, one run each")
+      ->check(CLI::Range(std::size_t{0}, std::size_t{1} << 26))->needs(primitives)->delimiter(',')
+      ->capture_default_str();
 }
 
 /// --check: prints the verdict on rank 0; every rank returns the same code.
@@ -85,10 +98,27 @@ int run_bench(const Problem& problem, const Arguments& args, MPI_Comm comm, int 
   return done;
 }
 
+/// --primitives: the comparison with MPI, then the table and the files.
+int run_primitives(const Arguments& args, MPI_Comm comm, int rank, int argc, char** argv) {
+  const PrimitivesResult result = measure_primitives(args.block_bytes, args.rounds, comm);
+  Problem none;
+  MPI_Comm_size(comm, &none.ranks);
+  none.input = "primitives";
+  nlohmann::ordered_json metadata = run_metadata(none, argc, argv);
+  metadata["problem"] = primitives_problem(args.block_bytes);
+  if (rank == 0) {
+    std::cout << primitives_table(metadata, result.records) << std::flush;
+    if (!args.json_path.empty()) write_file(args.json_path, bench_document(metadata, result.records).dump(1) + "\n");
+    if (!args.csv_path.empty()) write_file(args.csv_path, csv_text(result.records));
+  }
+  return result.equal_to_mpi ? done : differs;
+}
+
 int run(const Arguments& args, MPI_Comm comm, int argc, char** argv) {
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
   try {
+    if (args.primitives) return run_primitives(args, comm, rank, argc, argv);
     const Problem problem =
         args.mesh.empty() ? box_problem(args.dim, args.elements, args.order, comm) : mesh_problem(args.mesh, comm);
     return args.check ? run_check(problem, args, comm, rank) : run_bench(problem, args, comm, rank, argc, argv);
