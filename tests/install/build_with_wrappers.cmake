@@ -78,10 +78,16 @@ else()
   message(FATAL_ERROR "build_with_wrappers.cmake: ROUTE is '${ROUTE}', not flags or pkg-config")
 endif()
 
-run("C (${MPICC})" ${MPICC} -std=c99 ${strict} ${gslib_cflags} ${c_source} ${c_libs} -lm ${rpath}
-    -o ${OUT}/gslib_consumer_c)
-run("C++ (${MPICXX})" ${MPICXX} -std=c++11 ${strict_cxx} ${gslib_cflags} ${cxx_source} ${c_libs} ${rpath}
-    -o ${OUT}/gslib_consumer_cxx)
+# CFLAGS, CXXFLAGS, FFLAGS and LDFLAGS from the environment, as make would use them (a
+# sanitized build's tests set them so that the consumers load the sanitizer runtime first).
+foreach(var CFLAGS CXXFLAGS FFLAGS LDFLAGS)
+  separate_arguments(env_${var} UNIX_COMMAND "$ENV{${var}}")
+endforeach()
+
+run("C (${MPICC})" ${MPICC} -std=c99 ${strict} ${env_CFLAGS} ${gslib_cflags} ${c_source} ${c_libs} -lm ${rpath}
+    ${env_LDFLAGS} -o ${OUT}/gslib_consumer_c)
+run("C++ (${MPICXX})" ${MPICXX} -std=c++11 ${strict_cxx} ${env_CXXFLAGS} ${gslib_cflags} ${cxx_source} ${c_libs}
+    ${rpath} ${env_LDFLAGS} -o ${OUT}/gslib_consumer_cxx)
 # MPI_LIBRARY_DIRS (comma-separated): -L folders for the Fortran links, where Debian's Open
 # MPI wrapper would otherwise take -lmpi from the MPI alternatives (docs/installing.md).
 set(mpi_link_dirs "")
@@ -92,6 +98,7 @@ if(MPI_LIBRARY_DIRS)
   endforeach()
 endif()
 list(PREPEND fortran_libs ${mpi_link_dirs})
-run("F77 (${MPIFORT})" ${MPIFORT} ${nek_source} ${fortran_libs} ${rpath} -o ${OUT}/nek_consumer)
-run("Fortran module (${MPIFORT})" ${MPIFORT} ${fortran_cflags} ${module_source}
-    ${fortran_libs} ${rpath} -o ${OUT}/consumer)
+run("F77 (${MPIFORT})" ${MPIFORT} ${env_FFLAGS} ${nek_source} ${fortran_libs} ${rpath} ${env_LDFLAGS}
+    -o ${OUT}/nek_consumer)
+run("Fortran module (${MPIFORT})" ${MPIFORT} ${env_FFLAGS} ${fortran_cflags} ${module_source}
+    ${fortran_libs} ${rpath} ${env_LDFLAGS} -o ${OUT}/consumer)
