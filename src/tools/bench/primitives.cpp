@@ -68,13 +68,13 @@ bool same_as_mpi(std::size_t block, MPI_Comm comm) {
                                           [&](std::size_t n) { return into(mine, n); });
     MPI_Scatterv(all.data(), l.mpi_counts.data(), l.displacements.data(), MPI_BYTE, by_mpi.data(),
                  static_cast<int>(mine_bytes), MPI_BYTE, root, comm);
-    same = same && s.count == mine_bytes && std::memcmp(mine.data(), by_mpi.data(), mine_bytes) == 0;
+    same = same && s.count == mine_bytes && (mine_bytes == 0 || std::memcmp(mine.data(), by_mpi.data(), mine_bytes) == 0);
     const GatherResult g = gather_bytes(by_mpi.data(), static_cast<std::int64_t>(mine_bytes), 1, root, comm,
                                         [&](std::size_t n) { return into(back, n); });
     MPI_Gatherv(by_mpi.data(), static_cast<int>(mine_bytes), MPI_BYTE, back_by_mpi.data(), l.mpi_counts.data(),
                 l.displacements.data(), MPI_BYTE, root, comm);
     if (rank == root)
-      same = same && g.counts == sizes && std::memcmp(back.data(), back_by_mpi.data(), l.total) == 0;
+      same = same && g.counts == sizes && (l.total == 0 || std::memcmp(back.data(), back_by_mpi.data(), l.total) == 0);
   }
   return same;
 }
