@@ -10,7 +10,8 @@
 # The build names Open MPI's wrappers explicitly and never uses the alternatives.
 #
 #   bash scripts/build-openmpi.sh [extra ctest arguments]
-#   GSR_OPENMPI_BUILD_DIR=<dir>   build folder (default: build-openmpi)
+#   GSR_OPENMPI_BUILD_DIR=<dir>   build folder (default: ${TMPDIR:-/tmp}/gsr-build-openmpi, outside
+#                                 the source tree, whose top level keeps the agreed layout)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$SECONDS
@@ -74,7 +75,7 @@ echo "build-openmpi: mpicc and mpiexec still lead to MPICH"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_rmaps_base_oversubscribe=1
 
-build=${GSR_OPENMPI_BUILD_DIR:-build-openmpi}
+build=${GSR_OPENMPI_BUILD_DIR:-${TMPDIR:-/tmp}/gsr-build-openmpi}
 jobs=$(nproc 2>/dev/null || echo 2)
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE="${CMAKE_BUILD_TYPE:-RelWithDebInfo}" \
   -DMPI_C_COMPILER=/usr/bin/mpicc.openmpi \
