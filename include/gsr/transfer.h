@@ -1,4 +1,7 @@
-/* gsr/transfer.h — record transfer for C (docs/transfer.md): every rank hands over records
+/* gsr/transfer.h — personalized communication for C (docs/transfer.md): record transfer
+ * (below), and scatter and gather of blocks along a binomial tree (further down).
+ *
+ * Record transfer: every rank hands over records
  * of a fixed size, each addressed to a rank of the communicator; every rank gets back the
  * records addressed to it, each with the rank that sent it, sorted by source rank and, within
  * one source, in the order the source had them.
@@ -23,6 +26,7 @@
 
 #include <mpi.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -56,6 +60,39 @@ typedef struct {
 int gsr_transfer(const void *records, size_t count, size_t record_bytes, const int *destinations,
                  MPI_Comm comm, int method, void **received, int **sources, size_t *received_count,
                  gsr_transfer_stats *stats);
+
+/* ---- combining scatter and gather (gsr/scatter_gather.hpp, docs/transfer.md) ---------------
+ *
+ * Personalized one-to-all scatter and all-to-one gather of blocks of any size along a
+ * spanning binomial tree: ceil(log2 P) rounds, every block leaves (or reaches) the root once.
+ * Values are value_bytes bytes each; counts are in values. Collective over comm: every rank
+ * passes the same root and value_bytes. Errors as gsr_transfer's; on error the outputs are
+ * NULL / 0. */
+
+/* What one scatter or gather did on this rank (payload bytes are the blocks only; the
+ * sizes headers, 8 bytes per block carried, are counted apart). */
+typedef struct {
+  int tree_rounds; /* ceil(log2 P): the rounds of the whole operation */
+  int rounds;      /* the rounds in which this rank sent or received */
+  size_t messages_sent, messages_received;
+  size_t bytes_sent, bytes_received;
+  size_t header_bytes_sent, header_bytes_received;
+} gsr_tree_stats;
+
+/* On the root: counts[r] (>= 0) values go to rank r, for every rank r of comm, taken from
+ * data where the blocks lie back to back in rank order; data and counts are ignored
+ * elsewhere (and may be NULL). On success *block points to this rank's block (malloc'd,
+ * release with free; NULL when it is empty) and *count holds its length in values. */
+int gsr_scatter(const void *data, const int64_t *counts, size_t value_bytes, int root, MPI_Comm comm,
+                void **block, size_t *count, gsr_tree_stats *stats);
+
+/* Every rank sends count (>= 0) values at data to the root. On success, on the root,
+ * *blocks points to every rank's block back to back in rank order (malloc'd; NULL when all
+ * are empty) and *counts to one count per rank (malloc'd, P entries); on the other ranks
+ * both are NULL. blocks and counts are written on the root only but must not be NULL on
+ * any rank. */
+int gsr_gather(const void *data, int64_t count, size_t value_bytes, int root, MPI_Comm comm, void **blocks,
+               int64_t **counts, gsr_tree_stats *stats);
 
 /* The name of a method code ("auto", "direct", "crystal_router", "two_round"); "unknown"
  * for anything else. */

@@ -1,12 +1,16 @@
-// capi/transfer.cpp — the C record transfer of include/gsr/transfer.h: forwards to
-// gsr::transfer_bytes and hands the results over in malloc'd memory. A NULL output pointer
-// is reported through the transfer's own agreement (as an empty make_room), so it is an
-// error on every rank like any other bad argument. Errors go through the C shim's guard.
+// capi/transfer.cpp — the C personalized communication of include/gsr/transfer.h: record
+// transfer, scatter and gather. Each forwards to its byte-level C++ core (gsr::transfer_bytes,
+// gsr::scatter_bytes, gsr::gather_bytes) and hands the results over in malloc'd memory. A
+// NULL output pointer is reported through the core's own agreement (as an empty make_room),
+// so it is an error on every rank like any other bad argument. Errors go through the C
+// shim's guard.
+#include <gsr/scatter_gather.hpp>
 #include <gsr/transfer.h>
 #include <gsr/transfer.hpp>
 
 #include "capi/errors.hpp"
 
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
@@ -15,7 +19,26 @@
 
 namespace {
 
-const char* const function_name = "gsr_transfer";
+/// malloc'd room for n values of `bytes` each, recorded in `room` (NULL when empty, so the
+/// caller frees what it got either way).
+void* allocate(void*& room, std::size_t n, std::size_t bytes) {
+  if (n == 0 || bytes == 0) return nullptr;
+  room = std::malloc(n * bytes);
+  if (!room) throw std::bad_alloc();
+  return room;
+}
+
+void copy_stats(const gsr::TreeStats& from, gsr_tree_stats* to) {
+  if (!to) return;
+  to->tree_rounds = from.tree_rounds;
+  to->rounds = from.rounds;
+  to->messages_sent = from.messages_sent;
+  to->messages_received = from.messages_received;
+  to->bytes_sent = from.bytes_sent;
+  to->bytes_received = from.bytes_received;
+  to->header_bytes_sent = from.header_bytes_sent;
+  to->header_bytes_received = from.header_bytes_received;
+}
 
 }  // namespace
 
@@ -28,16 +51,11 @@ int gsr_transfer(const void* records, size_t count, size_t record_bytes, const i
   if (received_count) *received_count = 0;
   void* room = nullptr;
   int* from = nullptr;
-  const bool ok = gsr::capi::guarded(function_name, comm, [&] {
+  const bool ok = gsr::capi::guarded("gsr_transfer", comm, [&] {
     if (comm == MPI_COMM_NULL) throw gsr::Error(gsr::ErrorCode::invalid_argument, "comm is MPI_COMM_NULL");
     std::function<void*(std::size_t)> make_room;
     if (received && sources && received_count)
-      make_room = [&](std::size_t n) -> void* {
-        if (n == 0 || record_bytes == 0) return nullptr;
-        room = std::malloc(n * record_bytes);
-        if (!room) throw std::bad_alloc();
-        return room;
-      };
+      make_room = [&](std::size_t n) { return allocate(room, n, record_bytes); };
     try {
       const gsr::TransferResult result =
           gsr::transfer_bytes(records, count, record_bytes, std::span<const int>(destinations, count),
@@ -66,6 +84,66 @@ int gsr_transfer(const void* records, size_t count, size_t record_bytes, const i
     } catch (...) {
       std::free(room);
       std::free(from);
+      throw;
+    }
+  });
+  return ok ? GSR_SUCCESS : gsr_last_error();
+}
+
+int gsr_scatter(const void* data, const std::int64_t* counts, size_t value_bytes, int root, MPI_Comm comm, void** block,
+                size_t* count, gsr_tree_stats* stats) {
+  if (block) *block = nullptr;
+  if (count) *count = 0;
+  void* room = nullptr;
+  const bool ok = gsr::capi::guarded("gsr_scatter", comm, [&] {
+    std::function<void*(std::size_t)> make_room;
+    if (block && count) make_room = [&](std::size_t n) { return allocate(room, n, value_bytes); };
+    // Only the root's counts are read, and only there can their number be known (one per
+    // rank); elsewhere none are passed.
+    int rank = 0, ranks = 0;
+    if (comm != MPI_COMM_NULL) {
+      MPI_Comm_rank(comm, &rank);
+      MPI_Comm_size(comm, &ranks);
+    }
+    const bool here = rank == root && counts != nullptr;
+    const std::span<const std::int64_t> given(counts,
+                                              here ? static_cast<std::size_t>(ranks) : 0);
+    try {
+      const gsr::ScatterResult result =
+          gsr::scatter_bytes(data, gsr::unknown_length, given, value_bytes, root, comm, make_room);
+      copy_stats(result.stats, stats);
+      *block = room;
+      *count = result.count;
+    } catch (...) {
+      std::free(room);
+      throw;
+    }
+  });
+  return ok ? GSR_SUCCESS : gsr_last_error();
+}
+
+int gsr_gather(const void* data, std::int64_t count, size_t value_bytes, int root, MPI_Comm comm, void** blocks,
+               std::int64_t** counts, gsr_tree_stats* stats) {
+  if (blocks) *blocks = nullptr;
+  if (counts) *counts = nullptr;
+  void* room = nullptr;
+  std::int64_t* sizes = nullptr;
+  const bool ok = gsr::capi::guarded("gsr_gather", comm, [&] {
+    std::function<void*(std::size_t)> make_room;
+    if (blocks && counts) make_room = [&](std::size_t n) { return allocate(room, n, value_bytes); };
+    try {
+      const gsr::GatherResult result = gsr::gather_bytes(data, count, value_bytes, root, comm, make_room);
+      if (!result.counts.empty()) {
+        sizes = static_cast<std::int64_t*>(std::malloc(result.counts.size() * sizeof(std::int64_t)));
+        if (!sizes) throw std::bad_alloc();
+        for (std::size_t r = 0; r < result.counts.size(); ++r) sizes[r] = static_cast<std::int64_t>(result.counts[r]);
+      }
+      copy_stats(result.stats, stats);
+      *blocks = room;
+      *counts = sizes;
+    } catch (...) {
+      std::free(room);
+      std::free(sizes);
       throw;
     }
   });

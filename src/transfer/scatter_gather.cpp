@@ -50,8 +50,9 @@ using detail::TreeStep;
 constexpr int tree_tag = 1;
 constexpr std::size_t size_bytes = sizeof(std::int64_t);  // one header entry
 
+/// Throws "gsr: <what>: <text>", the form of every gsr message (`what`: "scatter" or "gather").
 [[noreturn]] void fail(ErrorCode code, const std::string& what, const std::string& text) {
-  throw Error(code, what + ": " + text);
+  throw Error(code, "gsr: " + what + ": " + text);
 }
 
 /// The checks that need nothing but this rank's arguments, shared by scatter and gather.
@@ -61,6 +62,14 @@ void check_root_and_size(const char* what, int root, int ranks, std::size_t valu
          "root " + std::to_string(root) + " is not a rank of the communicator (ranks 0.." + std::to_string(ranks - 1) +
              ")");
   if (value_bytes == 0) fail(ErrorCode::invalid_argument, what, "the value size (value_bytes) is 0");
+}
+
+/// An empty `make_room` (C: a NULL output pointer) is checked on every rank, also where a
+/// gather would not call it, so that the same call is wrong everywhere or nowhere.
+void check_room(const char* what, const std::function<void*(std::size_t)>& make_room) {
+  if (!make_room)
+    fail(ErrorCode::invalid_argument, what,
+         "no storage for the result (make_room is empty; C: an output pointer is NULL)");
 }
 
 /// Collective, after every rank passed its own checks: every rank throws `mismatch` if the
@@ -106,6 +115,32 @@ constexpr std::size_t pack_limit = 16 * 1024;
 
 /// Storage for what arrives; not zeroed, since the message overwrites it.
 using Storage = std::unique_ptr<std::byte[]>;
+
+/// The caller's storage for `count` values, from make_room. Should it give NULL for a
+/// non-empty result, the values still have to be received (the sender is waiting for them),
+/// so they land in `scratch` and `lost` says to report E-SG-NO-ROOM once the call is over.
+struct Room {
+  std::byte* at = nullptr;
+  Storage scratch;
+  std::size_t lost = 0;  // values received with nowhere to go
+
+  void ask(const std::function<void*(std::size_t)>& make_room, std::size_t count, std::size_t value_bytes) {
+    at = static_cast<std::byte*>(make_room(count));
+    if (at == nullptr && count > 0) {
+      scratch.reset(new std::byte[count * value_bytes]);
+      at = scratch.get();
+      lost = count;
+    }
+  }
+
+  /// Throws E-SG-NO-ROOM if make_room failed the caller; after the call's messages are done.
+  void check(const char* what, std::size_t value_bytes) const {
+    if (lost > 0)
+      throw Error(ErrorCode::invalid_argument, std::string("gsr: ") + what + ": make_room returned NULL for " +
+                                                   std::to_string(lost) + " values of " + std::to_string(value_bytes) +
+                                                   " bytes");
+  }
+};
 
 /// Posts the bundle of the relative ranks [first, end) to `dest`: their counts (which stay
 /// in `held` until the sends complete), then their blocks. Returns its payload bytes and
@@ -232,7 +267,7 @@ int absolute(int relative, int root, int ranks) { return (relative + root) % ran
 ScatterResult scatter_bytes(const void* data, std::size_t data_length, std::span<const std::int64_t> counts,
                             std::size_t value_bytes, int root, MPI_Comm comm,
                             const std::function<void*(std::size_t count)>& make_room) {
-  constexpr const char* what = "gsr::scatter";
+  constexpr const char* what = "scatter";
   detail::require_communicator(comm, what);
   detail::OwnedComm own(comm);
   const MPI_Comm c = own.get();
@@ -241,6 +276,7 @@ ScatterResult scatter_bytes(const void* data, std::size_t data_length, std::span
 
   detail::collectively(c, [&] {
     check_root_and_size(what, root, ranks, value_bytes);
+    check_room(what, make_room);
     if (rank != root) return;
     if (counts.size() != static_cast<std::size_t>(ranks))
       fail(ErrorCode::invalid_argument, what,
@@ -275,6 +311,7 @@ ScatterResult scatter_bytes(const void* data, std::size_t data_length, std::span
   // straight to the caller's storage when they are this rank's alone (a leaf).
   Holding held;
   Storage from_parent;
+  Room room;  // this rank's block
   bool delivered = false;
   if (rank == root) {
     std::vector<std::size_t> offset(static_cast<std::size_t>(ranks) + 1, 0);
@@ -301,7 +338,8 @@ ScatterResult scatter_bytes(const void* data, std::size_t data_length, std::span
             if (blocks == 1) {
               delivered = true;
               result.count = static_cast<std::size_t>(held.counts[0]);
-              return static_cast<std::byte*>(make_room(result.count));
+              room.ask(make_room, result.count, value_bytes);
+              return room.at;
             }
             from_parent.reset(new std::byte[bytes]);
             return from_parent.get();
@@ -323,10 +361,11 @@ ScatterResult scatter_bytes(const void* data, std::size_t data_length, std::span
   // This rank's own block is the first it holds; copied while the sends travel.
   if (!delivered) {
     result.count = static_cast<std::size_t>(held.counts.at(0));
-    void* into = make_room(result.count);
-    if (result.count > 0) std::memcpy(into, held.data[0], bytes_of(held.counts[0], value_bytes));
+    room.ask(make_room, result.count, value_bytes);
+    if (result.count > 0) std::memcpy(room.at, held.data[0], bytes_of(held.counts[0], value_bytes));
   }
   detail::complete_all(requests, "gsr::scatter send");
+  room.check(what, value_bytes);
   return result;
 }
 
@@ -355,7 +394,9 @@ void gather_at_root(const Holding& own, const std::vector<TreeStep>& steps, std:
     result.counts[r] = static_cast<std::size_t>(relative_counts[(r - root + ranks) % ranks]);
     offset[r + 1] = offset[r] + result.counts[r] * value_bytes;
   }
-  auto* out = static_cast<std::byte*>(make_room(offset[ranks] / value_bytes));
+  Room room;
+  room.ask(make_room, offset[ranks] / value_bytes, value_bytes);
+  std::byte* const out = room.at;
   const auto place_of = [&](int u) { return out + offset[absolute(u, root, ranks)]; };
 
   for (std::size_t i = 0; i < steps.size(); ++i) {
@@ -382,13 +423,14 @@ void gather_at_root(const Holding& own, const std::vector<TreeStep>& steps, std:
   }
   // The root's own block last: the children's senders are not kept waiting for this copy.
   if (own.counts[0] > 0) std::memcpy(place_of(0), own.data[0], bytes_of(own.counts[0], value_bytes));
+  room.check(what, value_bytes);
 }
 
 }  // namespace
 
 GatherResult gather_bytes(const void* data, std::int64_t count, std::size_t value_bytes, int root, MPI_Comm comm,
                           const std::function<void*(std::size_t total)>& make_room) {
-  constexpr const char* what = "gsr::gather";
+  constexpr const char* what = "gather";
   detail::require_communicator(comm, what);
   detail::OwnedComm own(comm);
   const MPI_Comm c = own.get();
@@ -397,9 +439,12 @@ GatherResult gather_bytes(const void* data, std::int64_t count, std::size_t valu
 
   detail::collectively(c, [&] {
     check_root_and_size(what, root, ranks, value_bytes);
+    check_room(what, make_room);
     if (count < 0) fail(ErrorCode::invalid_argument, what, "count = " + std::to_string(count) + " is negative");
     if (!fits(static_cast<std::size_t>(count), value_bytes))
-      fail(ErrorCode::invalid_argument, what, "count = " + std::to_string(count) + " values do not fit in memory");
+      fail(ErrorCode::invalid_argument, what,
+           "count = " + std::to_string(count) + " values of " + std::to_string(value_bytes) +
+               " bytes are more bytes than memory can hold");
     if (count > 0 && data == nullptr)
       fail(ErrorCode::invalid_argument, what, "data is NULL but count is " + std::to_string(count));
   });

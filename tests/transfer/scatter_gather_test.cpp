@@ -1,9 +1,10 @@
 // gsr::scatter and gsr::gather (include/gsr/scatter_gather.hpp): the results equal
 // MPI_Scatterv's and MPI_Gatherv's and the values each block was built with, for every
 // root, random sizes and empty blocks; each rank's counted rounds, messages and bytes are
-// the spanning binomial tree's (docs/transfer.md, "Scatter and gather"); bad arguments fail
-// on every rank. Every rank draws the same sizes from the same seed, so each knows what
-// every other rank must hold without asking. Collectives are kept few: at P > 2 MPICH polls.
+// the spanning binomial tree's (docs/transfer.md, "Scatter and gather"). Bad arguments are
+// scatter_gather_errors_test.cpp's. Every rank draws the same sizes from the same seed, so
+// each knows what every other rank must hold without asking. Collectives are kept few: at
+// P > 2 MPICH polls.
 #include <gsr/scatter_gather.hpp>
 
 #include "mpi/messages.hpp"
@@ -18,7 +19,6 @@
 #include <cstdint>
 #include <cstring>
 #include <numeric>
-#include <string>
 #include <vector>
 
 namespace {
@@ -281,130 +281,6 @@ TEST(ScatterGather, RawBytesInChunksPackedAndNot) {
       EXPECT_EQ(gathered.stats.mpi_messages_sent + gathered.stats.mpi_messages_received, 2u);
     }
   }
-}
-
-// ---- bad arguments: an error on every rank, nothing sent ---------------------------------
-
-/// Runs `call` and returns the error code it threw (ok: none) and its message.
-template <class Call>
-std::pair<gsr::ErrorCode, std::string> outcome(Call&& call) {
-  try {
-    call();
-  } catch (const gsr::Error& e) {
-    return {e.code(), e.what()};
-  }
-  return {gsr::ErrorCode::ok, ""};
-}
-
-TEST(ScatterGatherErrors, RootOutsideTheCommunicator) {
-  const int ranks = world_size();
-  const std::vector<int> block(3, world_rank());
-  for (int root : {-1, ranks}) {
-    const auto [code, message] = outcome([&] { gsr::gather(block, root, MPI_COMM_WORLD); });
-    EXPECT_EQ(code, gsr::ErrorCode::invalid_argument);
-    EXPECT_NE(message.find("gsr::gather: root " + std::to_string(root) + " is not a rank"), std::string::npos)
-        << message;
-  }
-  // Bad on one rank only: that rank says why, the others name it.
-  const int bad = ranks - 1;
-  const auto [code, message] = outcome([&] {
-    const std::vector<std::size_t> counts(static_cast<std::size_t>(ranks), 1);
-    const std::vector<int> all(static_cast<std::size_t>(ranks), 4);
-    gsr::scatter(all, counts, world_rank() == bad ? ranks + 3 : 0, MPI_COMM_WORLD);
-  });
-  if (world_rank() == bad) {
-    EXPECT_EQ(code, gsr::ErrorCode::invalid_argument);
-    EXPECT_NE(message.find("root " + std::to_string(ranks + 3) + " is not a rank"), std::string::npos) << message;
-  } else {
-    EXPECT_EQ(code, gsr::ErrorCode::remote);
-    EXPECT_NE(message.find("rank " + std::to_string(bad) + " failed"), std::string::npos) << message;
-  }
-}
-
-TEST(ScatterGatherErrors, RanksDisagreeAboutTheRoot) {
-  const int ranks = world_size();
-  const int root = world_rank() == 0 ? 0 : ranks - 1;  // rank 0 names itself, the rest the last rank
-  const auto [code, message] = outcome([&] { gsr::gather(std::vector<double>(2, 1.0), root, MPI_COMM_WORLD); });
-  if (ranks == 1) {  // one rank cannot disagree with itself
-    EXPECT_EQ(code, gsr::ErrorCode::ok) << message;
-    return;
-  }
-  EXPECT_EQ(code, gsr::ErrorCode::mismatch);
-  EXPECT_NE(message.find("disagree about the root: this rank passed " + std::to_string(root) +
-                         ", the ranks passed roots from 0 to " + std::to_string(ranks - 1)),
-            std::string::npos)
-      << message;
-}
-
-TEST(ScatterGatherErrors, RanksDisagreeAboutTheValueSize) {
-  const auto [code, message] = outcome([&] {
-    if (world_rank() == 0) gsr::gather(std::vector<std::int32_t>(2), 0, MPI_COMM_WORLD);
-    else gsr::gather(std::vector<double>(2), 0, MPI_COMM_WORLD);
-  });
-  if (world_size() == 1) {  // rank 0 alone: 4-byte values, no disagreement
-    EXPECT_EQ(code, gsr::ErrorCode::ok) << message;
-    return;
-  }
-  EXPECT_EQ(code, gsr::ErrorCode::mismatch);
-  EXPECT_NE(message.find("disagree about the value size"), std::string::npos) << message;
-}
-
-TEST(ScatterGatherErrors, NegativeAndMisfittingCounts) {
-  const int ranks = world_size();
-  const int me = world_rank();
-  const int root = ranks / 2;
-  const auto expect_from_root = [&](const std::pair<gsr::ErrorCode, std::string>& got, const std::string& text) {
-    if (me == root) {
-      EXPECT_EQ(got.first, gsr::ErrorCode::invalid_argument);
-      EXPECT_NE(got.second.find(text), std::string::npos) << got.second;
-    } else {
-      EXPECT_EQ(got.first, gsr::ErrorCode::remote);
-      EXPECT_NE(got.second.find("rank " + std::to_string(root) + " failed: gsr::scatter: " + text), std::string::npos)
-          << got.second;
-    }
-  };
-  std::vector<std::int64_t> counts(static_cast<std::size_t>(ranks), 2);
-  counts.back() = -4;
-  std::vector<char> data(64);
-  const auto sink = [](std::size_t) -> void* { return nullptr; };
-  expect_from_root(outcome([&] { gsr::scatter_bytes(data.data(), data.size(), counts, 1, root, MPI_COMM_WORLD, sink); }),
-                   "counts[" + std::to_string(ranks - 1) + "] = -4 is negative");
-
-  const std::vector<std::size_t> too_few(static_cast<std::size_t>(ranks) + 1, 1);
-  expect_from_root(outcome([&] { gsr::scatter(std::vector<int>(too_few.size()), too_few, root, MPI_COMM_WORLD); }),
-                   "the root passed " + std::to_string(ranks + 1) + " counts for " + std::to_string(ranks) + " ranks");
-
-  const std::vector<std::size_t> three_each(static_cast<std::size_t>(ranks), 3);
-  expect_from_root(outcome([&] { gsr::scatter(std::vector<int>(5), three_each, root, MPI_COMM_WORLD); }),
-                   "the counts add up to " + std::to_string(3 * ranks) + " values but the root's data holds 5");
-
-  // A gather's count is every rank's own: here the last rank's is negative.
-  const auto [code, message] = outcome([&] {
-    gsr::gather_bytes(data.data(), me == ranks - 1 ? -1 : 2, 1, 0, MPI_COMM_WORLD, sink);
-  });
-  if (me == ranks - 1) {
-    EXPECT_EQ(code, gsr::ErrorCode::invalid_argument);
-    EXPECT_NE(message.find("gsr::gather: count = -1 is negative"), std::string::npos) << message;
-  } else {
-    EXPECT_EQ(code, gsr::ErrorCode::remote);
-    EXPECT_NE(message.find("rank " + std::to_string(ranks - 1) + " failed"), std::string::npos) << message;
-  }
-}
-
-TEST(ScatterGatherErrors, NullCommunicator) {
-  const auto [code, message] = outcome([] { gsr::gather(std::vector<int>(1), 0, MPI_COMM_NULL); });
-  EXPECT_EQ(code, gsr::ErrorCode::invalid_argument);
-  EXPECT_NE(message.find("MPI_COMM_NULL"), std::string::npos) << message;
-}
-
-TEST(ScatterGatherErrors, StillWorksAfterAnError) {
-  // A failed call leaves nothing in flight: the next one succeeds.
-  const int ranks = world_size();
-  const std::vector<std::size_t> counts(static_cast<std::size_t>(ranks), 2);
-  std::vector<int> all(2 * static_cast<std::size_t>(ranks));
-  std::iota(all.begin(), all.end(), 100);
-  const auto mine = gsr::scatter(all, counts, 0, MPI_COMM_WORLD);
-  EXPECT_EQ(mine.block, (std::vector<int>{100 + 2 * world_rank(), 101 + 2 * world_rank()}));
 }
 
 }  // namespace

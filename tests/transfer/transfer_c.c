@@ -1,7 +1,10 @@
-/* The C record transfer (include/gsr/transfer.h) at P = 1..3: every method delivers what
- * each rank computes it must receive (every rank knows every rank's records), sorted by
- * source then position; the statistics name the method; a bad destination and a NULL output
- * pointer on the last rank are errors on every rank in return mode, with NULL outputs.
+/* The C personalized communication (include/gsr/transfer.h) at P = 1..3. Record transfer:
+ * every method delivers what each rank computes it must receive (every rank knows every
+ * rank's records), sorted by source then position; the statistics name the method; a bad
+ * destination and a NULL output pointer on the last rank are errors on every rank in return
+ * mode, with NULL outputs. Scatter and gather from every root: each block is the one built
+ * for its rank, the counts are right, and the root's statistics are the binomial tree's
+ * (ceil(log2 P) rounds, every other rank's block sent or received once).
  * Exits non-zero on every rank if any rank failed. */
 #include <gsr/transfer.h>
 
@@ -107,8 +110,67 @@ static void check_error(const char *how, int rank, int ranks) {
   gsr_clear_error();
 }
 
+/* Block r of a scatter from `root`: block_length(r) values, value j of it root * 100 + r + j / 8. */
+static int block_length(int r) { return 2 * r + (r % 2 ? 0 : 3); }
+static double block_value(int root, int r, int j) { return root * 100.0 + r + j / 8.0; }
+
+static void check_scatter_gather(int root, int rank, int ranks) {
+  int64_t *counts = malloc((size_t)ranks * sizeof(int64_t));
+  size_t total = 0, at = 0, count = 0, others = 0;
+  double *all, *mine;
+  void *block = NULL, *blocks = NULL;
+  int64_t *got_counts = NULL;
+  gsr_tree_stats stats;
+  int r, j, rc, rounds = 0;
+  while ((1 << rounds) < ranks) ++rounds;
+  for (r = 0; r < ranks; ++r) {
+    counts[r] = block_length(r);
+    total += (size_t)counts[r];
+    if (r != root) others += (size_t)counts[r];
+  }
+  all = malloc(total * sizeof(double) + 1);
+  for (r = 0; r < ranks; ++r)
+    for (j = 0; j < block_length(r); ++j) all[at++] = block_value(root, r, j);
+
+  rc = gsr_scatter(all, counts, sizeof(double), root, MPI_COMM_WORLD, &block, &count, &stats);
+  CHECK(rc == GSR_SUCCESS, "scatter from %d: code %d: %s", root, rc, gsr_last_error_message());
+  CHECK(count == (size_t)block_length(rank), "scatter from %d: %zu values, expected %d", root, count,
+        block_length(rank));
+  mine = block;
+  for (j = 0; j < block_length(rank) && count == (size_t)block_length(rank); ++j)
+    CHECK(mine[j] == block_value(root, rank, j), "scatter from %d: value %d is %g, expected %g", root, j, mine[j],
+          block_value(root, rank, j));
+  CHECK(stats.tree_rounds == rounds, "scatter: %d tree rounds, expected %d", stats.tree_rounds, rounds);
+  if (rank == root)
+    CHECK(stats.bytes_sent == others * sizeof(double) && stats.bytes_received == 0,
+          "scatter root: %zu bytes sent, %zu received; expected %zu and 0", stats.bytes_sent, stats.bytes_received,
+          others * sizeof(double));
+
+  /* Gather the blocks back: the root gets all of them, in rank order. */
+  rc = gsr_gather(block, (int64_t)count, sizeof(double), root, MPI_COMM_WORLD, &blocks, &got_counts, &stats);
+  CHECK(rc == GSR_SUCCESS, "gather to %d: code %d: %s", root, rc, gsr_last_error_message());
+  if (rank == root) {
+    CHECK(got_counts != NULL && (total == 0 || blocks != NULL), "gather root: no result");
+    for (r = 0; r < ranks && got_counts; ++r)
+      CHECK(got_counts[r] == counts[r], "gather: count of rank %d is %lld, expected %lld", r, (long long)got_counts[r],
+            (long long)counts[r]);
+    for (at = 0; at < total && blocks; ++at)
+      CHECK(((double *)blocks)[at] == all[at], "gather: value %zu is %g, expected %g", at, ((double *)blocks)[at],
+            all[at]);
+    CHECK(stats.bytes_received == others * sizeof(double) && stats.messages_sent == 0,
+          "gather root: %zu bytes received, %zu messages sent", stats.bytes_received, stats.messages_sent);
+  } else {
+    CHECK(blocks == NULL && got_counts == NULL, "gather: a result on rank %d, not the root", rank);
+  }
+  free(block);
+  free(blocks);
+  free(got_counts);
+  free(all);
+  free(counts);
+}
+
 int main(int argc, char **argv) {
-  int rank = 0, ranks = 1, method, any = 0;
+  int rank = 0, ranks = 1, method, root, any = 0;
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);
@@ -116,6 +178,7 @@ int main(int argc, char **argv) {
   for (method = GSR_TRANSFER_AUTO; method <= GSR_TRANSFER_TWO_ROUND; ++method) check_method(method, rank, ranks);
   check_error("destination", rank, ranks);
   check_error("null output", rank, ranks);
+  for (root = 0; root < ranks; ++root) check_scatter_gather(root, rank, ranks);
   CHECK(strcmp(gsr_transfer_method_name(GSR_TRANSFER_TWO_ROUND), "two_round") == 0, "method name");
   CHECK(strcmp(gsr_transfer_method_name(42), "unknown") == 0, "unknown method name");
   MPI_Allreduce(&failures, &any, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
