@@ -69,13 +69,17 @@ std::vector<TransferRoundStats> transfer_two_round(MPI_Comm comm, const Outbox& 
   const std::size_t w = out.record_bytes;
   std::vector<TransferRoundStats> rounds(2);
 
-  // Round 1: deal. bin_of[i] is record i's bin; dealt[j] counts records for j dealt so far.
+  // Round 1: deal. bin_of[i] is record i's bin; next_bin[j] is the bin of the next record
+  // for j, (me + j + records for j dealt so far) mod P, stepped without a division.
   std::vector<std::size_t> bin_of(out.count);
   {
-    std::vector<std::size_t> dealt(static_cast<std::size_t>(ranks), 0);
+    std::vector<std::size_t> next_bin(static_cast<std::size_t>(ranks));
+    for (int j = 0; j < ranks; ++j) next_bin[j] = modulo(static_cast<long long>(me) + j, ranks);
+    const std::size_t last = static_cast<std::size_t>(ranks) - 1;
     for (std::size_t i = 0; i < out.count; ++i) {
-      const int j = out.destinations[i];
-      bin_of[i] = (static_cast<std::size_t>(me) + static_cast<std::size_t>(j) + dealt[j]++) % static_cast<std::size_t>(ranks);
+      std::size_t& bin = next_bin[out.destinations[i]];
+      bin_of[i] = bin;
+      bin = bin == last ? 0 : bin + 1;
     }
   }
   Bins deal{std::vector<std::size_t>(static_cast<std::size_t>(ranks) + 1, 0), EnvelopedRecords(w)};

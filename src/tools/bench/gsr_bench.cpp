@@ -111,7 +111,7 @@ int run_primitives(const Arguments& args, MPI_Comm comm, int rank, int argc, cha
     if (!args.json_path.empty()) write_file(args.json_path, bench_document(metadata, result.records).dump(1) + "\n");
     if (!args.csv_path.empty()) write_file(args.csv_path, csv_text(result.records));
   }
-  return result.equal_to_mpi ? done : differs;
+  return result.equal_to_mpi && result.transfers_equal_to_mpi ? done : differs;
 }
 
 int run(const Arguments& args, MPI_Comm comm, int argc, char** argv) {

@@ -3,6 +3,7 @@
 
 #include <gsr/error.hpp>
 #include <gsr/scatter_gather.hpp>
+#include <gsr/transfer.hpp>
 
 #include <climits>
 #include <cstdint>
@@ -109,6 +110,79 @@ struct Calls {
   std::vector<unsigned char> all, mine, back;
 };
 
+/// One block size's all-to-all record transfer: every rank sends block / 8 records of 8
+/// bytes to every rank (itself included), each naming its source, destination and index;
+/// the gsr methods against MPI_Alltoallv of the same bytes.
+struct Exchange {
+  static constexpr std::size_t record_bytes = sizeof(std::uint64_t);
+
+  Exchange(std::size_t block, int ranks, int rank, MPI_Comm c) : comm(c), per_peer(block / record_bytes) {
+    const auto p = static_cast<std::size_t>(ranks);
+    for (std::size_t to = 0; to < p; ++to)
+      for (std::size_t i = 0; i < per_peer; ++i) {
+        records.push_back((static_cast<std::uint64_t>(rank) << 48) | (static_cast<std::uint64_t>(to) << 32) | i);
+        destinations.push_back(static_cast<int>(to));
+      }
+    const int count = static_cast<int>(per_peer * record_bytes);
+    if (per_peer * record_bytes * p > static_cast<std::size_t>(INT_MAX))
+      throw Error(ErrorCode::invalid_argument,
+                  "gsr-bench --primitives: the all-to-all transfer is more than MPI_Alltoallv's int displacements "
+                  "can address; choose smaller --block-bytes");
+    for (std::size_t r = 0; r < p; ++r) {
+      counts.push_back(count);
+      displacements.push_back(static_cast<int>(r) * count);
+    }
+    // One spare element each, so that no buffer is NULL when there are no records (MPI
+    // takes two NULL buffers for aliased ones).
+    records.reserve(records.size() + 1);
+    got.resize(records.size() + 1);
+    by_mpi.resize(records.size() + 1);
+  }
+
+  TransferResult gsr(TransferMethod method) {
+    return transfer_bytes(records.data(), records.size(), record_bytes, destinations, comm,
+                          [this](std::size_t n) -> void* {
+                            if (got.size() < n) got.resize(n);
+                            return got.data();
+                          },
+                          method);
+  }
+  void mpi() {
+    MPI_Alltoallv(records.data(), counts.data(), displacements.data(), MPI_BYTE, by_mpi.data(), counts.data(),
+                  displacements.data(), MPI_BYTE, comm);
+  }
+
+  /// Each method delivers what MPI_Alltoallv does, in the same order (by source, then as
+  /// sent), with the right sources. Local verdict.
+  bool same_as_mpi() {
+    mpi();
+    bool same = true;
+    for (const TransferMethod method : concrete_transfer_methods) {
+      std::fill(got.begin(), got.end(), 0);
+      const TransferResult r = gsr(method);
+      same = same && r.count == records.size() &&
+             std::equal(by_mpi.begin(), by_mpi.begin() + static_cast<std::ptrdiff_t>(records.size()), got.begin());
+      for (std::size_t i = 0; same && i < r.sources.size(); ++i)
+        same = static_cast<std::size_t>(r.sources[i]) == i / per_peer;
+    }
+    return same;
+  }
+
+  MPI_Comm comm;
+  std::size_t per_peer;
+  std::vector<std::uint64_t> records, got, by_mpi;
+  std::vector<int> destinations, counts, displacements;
+};
+
+/// The stages every rank of a transfer method goes through, as docs/transfer.md gives them.
+int stages_formula(TransferMethod method, int ranks) {
+  switch (method) {
+    case TransferMethod::crystal_router: return ceil_log2(ranks);
+    case TransferMethod::two_round: return 2;
+    default: return 1;
+  }
+}
+
 Record primitive_record(const char* call, const char* method, int ranks, std::size_t block, const Rounds& rounds,
                         double seconds) {
   Record r;
@@ -170,6 +244,19 @@ PrimitivesResult measure_primitives(const std::vector<std::size_t>& block_bytes,
     groups.push_back({[c] { c->tree_scatter(); }, [c] { c->mpi_scatter(); }});
     groups.push_back({[c] { c->tree_gather(); }, [c] { c->mpi_gather(); }});
   }
+  // The record transfer: its three methods and MPI_Alltoallv, one group per block size.
+  std::vector<std::unique_ptr<Exchange>> exchanges;
+  int transfers_same = 1;
+  for (std::size_t block : block_bytes) {
+    Exchange* x = exchanges.emplace_back(std::make_unique<Exchange>(block, ranks, rank, comm)).get();
+    transfers_same = transfers_same && x->same_as_mpi();
+    std::vector<Probe> group;
+    for (const TransferMethod method : concrete_transfer_methods) group.push_back([x, method] { x->gsr(method); });
+    group.push_back([x] { x->mpi(); });
+    groups.push_back(std::move(group));
+  }
+  MPI_Allreduce(MPI_IN_PLACE, &transfers_same, 1, MPI_INT, MPI_MIN, comm);
+  result.transfers_equal_to_mpi = transfers_same != 0;
   const std::vector<double> medians = time_rounds(groups, rounds, comm);
 
   for (std::size_t b = 0; b < block_bytes.size(); ++b) {
@@ -186,13 +273,36 @@ PrimitivesResult measure_primitives(const std::vector<std::size_t>& block_bytes,
       result.records.push_back(std::move(mpi));
     }
   }
+  constexpr std::size_t methods = std::size(concrete_transfer_methods);
+  for (std::size_t b = 0; b < block_bytes.size(); ++b) {
+    const std::size_t at = 4 * block_bytes.size() + (methods + 1) * b;
+    const double mpi_seconds = medians[at + methods];
+    for (std::size_t m = 0; m < methods; ++m) {
+      const TransferMethod method = concrete_transfer_methods[m];
+      Record r = primitive_record("transfer", std::string(to_string(method)).c_str(), ranks, block_bytes[b], rounds,
+                                  medians[at + m]);
+      r["ratio"] = mpi_seconds > 0 ? medians[at + m] / mpi_seconds : 0.0;
+      const TransferResult done = exchanges[b]->gsr(method);
+      const TransferRoundStats total = done.stats.total();
+      unsigned long long messages = total.messages_sent, all_messages = 0;
+      MPI_Allreduce(&messages, &all_messages, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, comm);
+      r["stages"] = max_over_ranks(done.stats.stages(), comm);
+      r["stages_formula"] = ranks == 1 && method == TransferMethod::crystal_router ? 0 : stages_formula(method, ranks);
+      r["messages"] = all_messages;
+      r["bytes"] = max_over_ranks(total.bytes_sent, comm);
+      r["largest_message_bytes"] = max_over_ranks(total.largest_message_bytes, comm);
+      r["equal_to_mpi"] = result.transfers_equal_to_mpi;
+      result.records.push_back(std::move(r));
+    }
+    result.records.push_back(primitive_record("transfer", "mpi", ranks, block_bytes[b], rounds, mpi_seconds));
+  }
   return result;
 }
 
 std::string primitives_problem(const std::vector<std::size_t>& block_bytes) {
   std::string sizes;
   for (std::size_t b : block_bytes) sizes += (sizes.empty() ? "" : ", ") + std::to_string(b);
-  return "scatter/gather from root 0 of blocks of " + sizes + " bytes per rank";
+  return "scatter/gather from root 0 and all-to-all transfer of blocks of " + sizes + " bytes per rank";
 }
 
 std::string primitives_table(const ordered_json& metadata, const std::vector<Record>& records) {
@@ -208,7 +318,12 @@ std::string primitives_table(const ordered_json& metadata, const std::vector<Rec
   text += "binomial tree (gsr) vs MPI_Scatterv / MPI_Gatherv, us per call; measured (formula)\n";
   text += cell("  %-8s %12s %10s %10s %7s %12s %12s %26s %12s\n", "call", "block bytes", "tree", "MPI", "ratio",
                "rounds", "messages", "root bytes m(P-1)", "header bytes");
+  std::vector<const Record*> transfers;
   for (std::size_t i = 0; i + 1 < records.size(); i += 2) {
+    if (records[i].at("call") == "transfer") {
+      for (; i < records.size(); ++i) transfers.push_back(&records[i]);
+      break;
+    }
     const Record& tree = records[i];
     const Record& mpi = records[i + 1];
     text += cell("  %-8s %12llu %10.2f %10.2f %6.2fx %7lld (%2d) %7llu (%2d) %14llu (%9llu) %12lld\n",
@@ -222,6 +337,28 @@ std::string primitives_table(const ordered_json& metadata, const std::vector<Rec
   const bool equal = !records.empty() && records.front().at("equal_to_mpi").get<bool>();
   text += equal ? "results equal to MPI_Scatterv / MPI_Gatherv at every root: yes\n"
                 : "results equal to MPI_Scatterv / MPI_Gatherv at every root: NO (check FAILED)\n";
+
+  text += "\nrecord transfer, all-to-all of block bytes to every rank (8-byte records) vs MPI_Alltoallv, us per "
+          "call\n";
+  text += cell("  %-15s %12s %10s %7s %14s %10s %14s %14s\n", "method", "block bytes", "time", "ratio",
+               "stages (formula)", "messages", "bytes/rank", "largest msg");
+  for (const Record* r : transfers) {
+    const bool mpi = r->at("method") == "mpi";
+    if (mpi) {
+      text += cell("  %-15s %12llu %10.2f\n", "MPI_Alltoallv", r->at("block_bytes").get<unsigned long long>(),
+                   1e6 * r->at("median_seconds").get<double>());
+      continue;
+    }
+    text += cell("  %-15s %12llu %10.2f %6.2fx %9lld (%2d) %10llu %14lld %14lld\n",
+                 r->at("method").get<std::string>().c_str(), r->at("block_bytes").get<unsigned long long>(),
+                 1e6 * r->at("median_seconds").get<double>(), r->at("ratio").get<double>(),
+                 r->at("stages").get<long long>(), r->at("stages_formula").get<int>(),
+                 r->at("messages").get<unsigned long long>(), r->at("bytes").get<long long>(),
+                 r->at("largest_message_bytes").get<long long>());
+  }
+  const bool transfers_equal = !transfers.empty() && transfers.front()->at("equal_to_mpi").get<bool>();
+  text += transfers_equal ? "every transfer method's result equal to MPI_Alltoallv's: yes\n"
+                          : "every transfer method's result equal to MPI_Alltoallv's: NO (check FAILED)\n";
   return text;
 }
 

@@ -1,8 +1,10 @@
 // tools/bench/primitives.hpp — gsr-bench --primitives: gsr::scatter and gsr::gather (the
 // combining binomial tree) against MPI_Scatterv and MPI_Gatherv, for several block sizes,
-// with the tree's measured rounds, messages and root bytes next to the alpha-beta formulas
-// (docs/performance.md, "--primitives"). Before timing, every root's results are compared
-// with MPI's on blocks of unequal sizes, some empty.
+// with the tree's measured rounds, messages and root bytes next to the alpha-beta formulas;
+// and the record transfer's three methods against MPI_Alltoallv on an all-to-all of the
+// same block sizes, with their stages, messages and bytes (docs/performance.md,
+// "--primitives"). Before timing, every root's scatter/gather results are compared with
+// MPI's on blocks of unequal sizes, some empty, and every transfer method's with MPI's.
 #pragma once
 
 #include "tools/bench/report.hpp"
@@ -18,7 +20,8 @@ namespace gsr::tools::bench {
 
 struct PrimitivesResult {
   std::vector<Record> records;  // kind "primitive", the same on every rank
-  bool equal_to_mpi = true;     // every comparison before the timing agreed (on every rank)
+  bool equal_to_mpi = true;     // every scatter/gather comparison before the timing agreed
+  bool transfers_equal_to_mpi = true;  // every transfer method delivered MPI_Alltoallv's result
 };
 
 /// Collective: times scatter and gather from root 0 with blocks of each size in
