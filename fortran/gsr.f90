@@ -1,10 +1,13 @@
 ! gsr.f90 — the Fortran module `gsr`: the gather-scatter calls of Nek5000's gs library,
-! bound to the gsr C API through ISO_C_BINDING (the C side is gsr_fortran.c).
+! bound to the gsr C API through ISO_C_BINDING (the C side is gsr_fortran.c), and gsr's
+! personalized communication (gsr/transfer.h): record transfer, scatter and gather.
 !
 ! Handles and requests are plain default integers. Data arrays are assumed-type,
 ! assumed-size dummies, so an array of any supported type is passed by address, never
 ! copied; `dom` tells the library what it holds. See docs/fortran.md for the calls, the
-! codes, errors and an example.
+! codes, errors and an example. The transfer, scatter and gather calls take typed arrays
+! and return what arrived in allocatable arrays (copied out of the C library's malloc'd
+! memory, which is released at once).
 module gsr
   use, intrinsic :: iso_c_binding, only: c_int, c_int64_t, c_double, c_char, c_ptr, &
                                          c_null_char, c_null_ptr, c_associated, c_f_pointer, &
@@ -49,6 +52,34 @@ module gsr
   integer, parameter, public :: gsr_mesh_blocks = 0     ! rank r: the r-th contiguous block
   integer, parameter, public :: gsr_mesh_partition = 1  ! rank r: elements /mesh/partition gives r
 
+  ! record transfer methods for gsr_transfer (the values of transfer.h's GSR_TRANSFER_*)
+  integer, parameter, public :: gsr_transfer_auto = 0
+  integer, parameter, public :: gsr_transfer_direct = 1
+  integer, parameter, public :: gsr_transfer_crystal_router = 2
+  integer, parameter, public :: gsr_transfer_two_round = 3
+
+  !> What one gsr_transfer did on this rank, summed over its rounds (transfer.h's
+  !> gsr_transfer_stats): the method used, its rounds (direct 1, crystal router at most
+  !> ceil(log2 P), two-round 2), and the messages, records and bytes sent and received
+  !> (messages to itself not counted), and the largest message sent.
+  type, bind(c), public :: gsr_transfer_stats
+    integer(c_int) :: method = 0, stages = 0
+    integer(c_size_t) :: messages_sent = 0, messages_received = 0
+    integer(c_size_t) :: records_sent = 0, records_received = 0
+    integer(c_size_t) :: bytes_sent = 0, bytes_received = 0
+    integer(c_size_t) :: largest_message_records = 0, largest_message_bytes = 0
+  end type
+
+  !> What one gsr_scatter or gsr_gather did on this rank (transfer.h's gsr_tree_stats):
+  !> tree_rounds = ceil(log2 P), the rounds this rank took part in, its messages, payload
+  !> bytes and header bytes (8 per block carried) sent and received.
+  type, bind(c), public :: gsr_tree_stats
+    integer(c_int) :: tree_rounds = 0, rounds = 0
+    integer(c_size_t) :: messages_sent = 0, messages_received = 0
+    integer(c_size_t) :: bytes_sent = 0, bytes_received = 0
+    integer(c_size_t) :: header_bytes_sent = 0, header_bytes_received = 0
+  end type
+
   ! gsr/mesh.h's struct, which owns the arrays.
   type, bind(c) :: c_mesh
     integer(c_int) :: dim = 0, order = 0, nodes_per_element = 0, has_coordinates = 0
@@ -80,6 +111,26 @@ module gsr
   public :: igs_op, igs_vec, igs_op_vec, igs_many, igs_op_many, gs_op_wait, gs_wait
   public :: gsr_set_error_mode, gsr_get_error_mode, gsr_last_error, gsr_last_error_message
   public :: gsr_clear_error, gsr_method_name
+  public :: gsr_transfer, gsr_scatter, gsr_gather
+
+  !> Sends column i of records(:, :) to rank destinations(i) of comm; received(:, j) is the
+  !> j-th record that arrived and sources(j) the rank it came from (sorted by source, each
+  !> source's records in its order). Collective. See docs/fortran.md.
+  interface gsr_transfer
+    module procedure transfer_double, transfer_int, transfer_int64
+  end interface
+
+  !> From the root, counts(r + 1) values of data (blocks back to back in rank order) go to
+  !> rank r; every rank receives its block. Collective. See docs/fortran.md.
+  interface gsr_scatter
+    module procedure scatter_double, scatter_int, scatter_int64
+  end interface
+
+  !> Every rank's data goes to the root, which receives the blocks back to back in rank
+  !> order and their counts. Collective. See docs/fortran.md.
+  interface gsr_gather
+    module procedure gather_double, gather_int, gather_int64
+  end interface
 
   interface
     integer(c_int) function c_setup(id, n, comm, check_np, np, unique, method, verbose, call) &
@@ -190,6 +241,51 @@ module gsr
     subroutine c_mesh_free(mesh) bind(c, name='gsr_mesh_free')
       import :: c_mesh
       type(c_mesh), intent(inout) :: mesh
+    end subroutine
+
+    integer(c_int) function c_transfer(records, count, record_bytes, destinations, &
+                                       destination_count, comm, method, received, sources, &
+                                       received_count, stats, call) bind(c, name='gsr_f_transfer')
+      import :: c_int, c_int64_t, c_ptr, c_char, gsr_transfer_stats
+      type(*), intent(in) :: records(*)
+      integer(c_int64_t), value :: count, record_bytes, destination_count
+      integer(c_int), intent(in) :: destinations(*)
+      integer(c_int), value :: comm, method
+      type(c_ptr), intent(out) :: received, sources
+      integer(c_int64_t), intent(out) :: received_count
+      type(gsr_transfer_stats), intent(out), optional :: stats
+      character(kind=c_char), intent(in) :: call(*)
+    end function
+
+    integer(c_int) function c_scatter(data, data_count, counts, counts_count, value_bytes, root, &
+                                      comm, block, count, stats, call) bind(c, name='gsr_f_scatter')
+      import :: c_int, c_int64_t, c_ptr, c_char, gsr_tree_stats
+      type(*), intent(in) :: data(*)
+      integer(c_int64_t), value :: data_count, counts_count, value_bytes
+      integer(c_int64_t), intent(in) :: counts(*)
+      integer(c_int), value :: root, comm
+      type(c_ptr), intent(out) :: block
+      integer(c_int64_t), intent(out) :: count
+      type(gsr_tree_stats), intent(out), optional :: stats
+      character(kind=c_char), intent(in) :: call(*)
+    end function
+
+    integer(c_int) function c_gather(data, count, value_bytes, root, comm, blocks, counts, ranks, &
+                                     stats, call) bind(c, name='gsr_f_gather')
+      import :: c_int, c_int64_t, c_ptr, c_char, gsr_tree_stats
+      type(*), intent(in) :: data(*)
+      integer(c_int64_t), value :: count, value_bytes
+      integer(c_int), value :: root, comm
+      type(c_ptr), intent(out) :: blocks, counts
+      integer(c_int), intent(out) :: ranks
+      type(gsr_tree_stats), intent(out), optional :: stats
+      character(kind=c_char), intent(in) :: call(*)
+    end function
+
+    ! The C library's results are malloc'd; they are copied into Fortran arrays and released.
+    subroutine c_release(p) bind(c, name='free')
+      import :: c_ptr
+      type(c_ptr), value :: p
     end subroutine
 
     integer(c_size_t) function c_strlen(s) bind(c, name='strlen')
@@ -429,6 +525,274 @@ contains
     type(gsr_mesh), intent(inout) :: mesh
     call c_mesh_free(mesh%c)
     mesh = gsr_mesh()
+  end subroutine
+
+  ! ---- record transfer ------------------------------------------------------------------
+  ! One specific procedure per type: each runs the transfer on its records as bytes
+  ! (run_transfer) and copies what arrived into its typed result. With method absent the
+  ! library chooses (gsr_transfer_auto); every rank must pass the same method and the same
+  ! number of rows, also a rank with no records (records(rows, 0)). ierr, if given, receives
+  ! the error code (return mode); after an error received(rows, 0) and sources(0) are empty.
+
+  subroutine transfer_double(records, destinations, comm, received, sources, method, stats, ierr)
+    real(c_double), intent(in) :: records(:, :)
+    integer(c_int), intent(in) :: destinations(:)
+    integer, intent(in) :: comm
+    real(c_double), allocatable, intent(out) :: received(:, :)
+    integer(c_int), allocatable, intent(out) :: sources(:)
+    integer, intent(in), optional :: method
+    type(gsr_transfer_stats), intent(out), optional :: stats
+    integer, intent(out), optional :: ierr
+    real(c_double), pointer :: arrived(:, :)
+    type(c_ptr) :: got
+    integer(c_int64_t) :: rows, n
+    rows = size(records, 1, c_int64_t)
+    call run_transfer(records, rows, size(records, 2, c_int64_t), storage_size(records, c_int64_t) / 8, &
+                      destinations, comm, got, n, sources, method, stats, ierr)
+    allocate (received(rows, n))
+    if (rows > 0 .and. n > 0) then
+      call c_f_pointer(got, arrived, [rows, n])
+      received = arrived
+    end if
+    call c_release(got)
+  end subroutine
+
+  subroutine transfer_int(records, destinations, comm, received, sources, method, stats, ierr)
+    integer(c_int), intent(in) :: records(:, :)
+    integer(c_int), intent(in) :: destinations(:)
+    integer, intent(in) :: comm
+    integer(c_int), allocatable, intent(out) :: received(:, :)
+    integer(c_int), allocatable, intent(out) :: sources(:)
+    integer, intent(in), optional :: method
+    type(gsr_transfer_stats), intent(out), optional :: stats
+    integer, intent(out), optional :: ierr
+    integer(c_int), pointer :: arrived(:, :)
+    type(c_ptr) :: got
+    integer(c_int64_t) :: rows, n
+    rows = size(records, 1, c_int64_t)
+    call run_transfer(records, rows, size(records, 2, c_int64_t), storage_size(records, c_int64_t) / 8, &
+                      destinations, comm, got, n, sources, method, stats, ierr)
+    allocate (received(rows, n))
+    if (rows > 0 .and. n > 0) then
+      call c_f_pointer(got, arrived, [rows, n])
+      received = arrived
+    end if
+    call c_release(got)
+  end subroutine
+
+  subroutine transfer_int64(records, destinations, comm, received, sources, method, stats, ierr)
+    integer(c_int64_t), intent(in) :: records(:, :)
+    integer(c_int), intent(in) :: destinations(:)
+    integer, intent(in) :: comm
+    integer(c_int64_t), allocatable, intent(out) :: received(:, :)
+    integer(c_int), allocatable, intent(out) :: sources(:)
+    integer, intent(in), optional :: method
+    type(gsr_transfer_stats), intent(out), optional :: stats
+    integer, intent(out), optional :: ierr
+    integer(c_int64_t), pointer :: arrived(:, :)
+    type(c_ptr) :: got
+    integer(c_int64_t) :: rows, n
+    rows = size(records, 1, c_int64_t)
+    call run_transfer(records, rows, size(records, 2, c_int64_t), storage_size(records, c_int64_t) / 8, &
+                      destinations, comm, got, n, sources, method, stats, ierr)
+    allocate (received(rows, n))
+    if (rows > 0 .and. n > 0) then
+      call c_f_pointer(got, arrived, [rows, n])
+      received = arrived
+    end if
+    call c_release(got)
+  end subroutine
+
+  ! The untyped part: got points to the n records that arrived (release with c_release).
+  subroutine run_transfer(records, rows, count, value_bytes, destinations, comm, got, n, sources, &
+                          method, stats, ierr)
+    type(*), intent(in) :: records(*)
+    integer(c_int64_t), intent(in) :: rows, count, value_bytes
+    integer(c_int), intent(in) :: destinations(:)
+    integer, intent(in) :: comm
+    type(c_ptr), intent(out) :: got
+    integer(c_int64_t), intent(out) :: n
+    integer(c_int), allocatable, intent(out) :: sources(:)
+    integer, intent(in), optional :: method
+    type(gsr_transfer_stats), intent(out), optional :: stats
+    integer, intent(out), optional :: ierr
+    integer(c_int), pointer :: ranks(:)
+    type(c_ptr) :: from
+    integer :: code, chosen
+    chosen = gsr_transfer_auto
+    if (present(method)) chosen = method
+    code = c_transfer(records, count, rows * value_bytes, destinations, &
+                      size(destinations, kind=c_int64_t), comm, chosen, got, from, n, stats, &
+                      'gsr_transfer'//c_null_char)
+    if (present(ierr)) ierr = code
+    allocate (sources(n))
+    if (n > 0) then
+      call c_f_pointer(from, ranks, [n])
+      sources = ranks
+    end if
+    call c_release(from)
+  end subroutine
+
+  ! ---- scatter and gather ---------------------------------------------------------------
+  ! Blocks of any length (0 included), from or to any root, along the binomial tree of
+  ! docs/transfer.md. On the root of a scatter, counts has one entry per rank and the counts
+  ! add up to size(data); elsewhere data and counts are not read (pass empty arrays). After
+  ! an error (return mode) the results are empty arrays and ierr, if given, holds the code.
+
+  subroutine scatter_double(data, counts, root, comm, block, stats, ierr)
+    real(c_double), intent(in) :: data(:)
+    integer(c_int64_t), intent(in) :: counts(:)
+    integer, intent(in) :: root, comm
+    real(c_double), allocatable, intent(out) :: block(:)
+    type(gsr_tree_stats), intent(out), optional :: stats
+    integer, intent(out), optional :: ierr
+    real(c_double), pointer :: values(:)
+    type(c_ptr) :: got
+    integer(c_int64_t) :: n
+    call run_scatter(data, size(data, kind=c_int64_t), storage_size(data, c_int64_t) / 8, counts, &
+                     root, comm, got, n, stats, ierr)
+    allocate (block(n))
+    if (n > 0) then
+      call c_f_pointer(got, values, [n])
+      block = values
+    end if
+    call c_release(got)
+  end subroutine
+
+  subroutine scatter_int(data, counts, root, comm, block, stats, ierr)
+    integer(c_int), intent(in) :: data(:)
+    integer(c_int64_t), intent(in) :: counts(:)
+    integer, intent(in) :: root, comm
+    integer(c_int), allocatable, intent(out) :: block(:)
+    type(gsr_tree_stats), intent(out), optional :: stats
+    integer, intent(out), optional :: ierr
+    integer(c_int), pointer :: values(:)
+    type(c_ptr) :: got
+    integer(c_int64_t) :: n
+    call run_scatter(data, size(data, kind=c_int64_t), storage_size(data, c_int64_t) / 8, counts, &
+                     root, comm, got, n, stats, ierr)
+    allocate (block(n))
+    if (n > 0) then
+      call c_f_pointer(got, values, [n])
+      block = values
+    end if
+    call c_release(got)
+  end subroutine
+
+  subroutine scatter_int64(data, counts, root, comm, block, stats, ierr)
+    integer(c_int64_t), intent(in) :: data(:)
+    integer(c_int64_t), intent(in) :: counts(:)
+    integer, intent(in) :: root, comm
+    integer(c_int64_t), allocatable, intent(out) :: block(:)
+    type(gsr_tree_stats), intent(out), optional :: stats
+    integer, intent(out), optional :: ierr
+    integer(c_int64_t), pointer :: values(:)
+    type(c_ptr) :: got
+    integer(c_int64_t) :: n
+    call run_scatter(data, size(data, kind=c_int64_t), storage_size(data, c_int64_t) / 8, counts, &
+                     root, comm, got, n, stats, ierr)
+    allocate (block(n))
+    if (n > 0) then
+      call c_f_pointer(got, values, [n])
+      block = values
+    end if
+    call c_release(got)
+  end subroutine
+
+  subroutine run_scatter(data, data_count, value_bytes, counts, root, comm, got, n, stats, ierr)
+    type(*), intent(in) :: data(*)
+    integer(c_int64_t), intent(in) :: data_count, value_bytes
+    integer(c_int64_t), intent(in) :: counts(:)
+    integer, intent(in) :: root, comm
+    type(c_ptr), intent(out) :: got
+    integer(c_int64_t), intent(out) :: n
+    type(gsr_tree_stats), intent(out), optional :: stats
+    integer, intent(out), optional :: ierr
+    integer :: code
+    code = c_scatter(data, data_count, counts, size(counts, kind=c_int64_t), value_bytes, root, &
+                     comm, got, n, stats, 'gsr_scatter'//c_null_char)
+    if (present(ierr)) ierr = code
+  end subroutine
+
+  subroutine gather_double(data, root, comm, blocks, counts, stats, ierr)
+    real(c_double), intent(in) :: data(:)
+    integer, intent(in) :: root, comm
+    real(c_double), allocatable, intent(out) :: blocks(:)
+    integer(c_int64_t), allocatable, intent(out) :: counts(:)
+    type(gsr_tree_stats), intent(out), optional :: stats
+    integer, intent(out), optional :: ierr
+    real(c_double), pointer :: values(:)
+    type(c_ptr) :: got
+    call run_gather(data, size(data, kind=c_int64_t), storage_size(data, c_int64_t) / 8, root, comm, &
+                    got, counts, stats, ierr)
+    allocate (blocks(sum(counts)))
+    if (size(blocks) > 0) then
+      call c_f_pointer(got, values, [size(blocks)])
+      blocks = values
+    end if
+    call c_release(got)
+  end subroutine
+
+  subroutine gather_int(data, root, comm, blocks, counts, stats, ierr)
+    integer(c_int), intent(in) :: data(:)
+    integer, intent(in) :: root, comm
+    integer(c_int), allocatable, intent(out) :: blocks(:)
+    integer(c_int64_t), allocatable, intent(out) :: counts(:)
+    type(gsr_tree_stats), intent(out), optional :: stats
+    integer, intent(out), optional :: ierr
+    integer(c_int), pointer :: values(:)
+    type(c_ptr) :: got
+    call run_gather(data, size(data, kind=c_int64_t), storage_size(data, c_int64_t) / 8, root, comm, &
+                    got, counts, stats, ierr)
+    allocate (blocks(sum(counts)))
+    if (size(blocks) > 0) then
+      call c_f_pointer(got, values, [size(blocks)])
+      blocks = values
+    end if
+    call c_release(got)
+  end subroutine
+
+  subroutine gather_int64(data, root, comm, blocks, counts, stats, ierr)
+    integer(c_int64_t), intent(in) :: data(:)
+    integer, intent(in) :: root, comm
+    integer(c_int64_t), allocatable, intent(out) :: blocks(:)
+    integer(c_int64_t), allocatable, intent(out) :: counts(:)
+    type(gsr_tree_stats), intent(out), optional :: stats
+    integer, intent(out), optional :: ierr
+    integer(c_int64_t), pointer :: values(:)
+    type(c_ptr) :: got
+    call run_gather(data, size(data, kind=c_int64_t), storage_size(data, c_int64_t) / 8, root, comm, &
+                    got, counts, stats, ierr)
+    allocate (blocks(sum(counts)))
+    if (size(blocks) > 0) then
+      call c_f_pointer(got, values, [size(blocks)])
+      blocks = values
+    end if
+    call c_release(got)
+  end subroutine
+
+  ! counts: one per rank on the root, empty elsewhere; got: the blocks (release with c_release).
+  subroutine run_gather(data, count, value_bytes, root, comm, got, counts, stats, ierr)
+    type(*), intent(in) :: data(*)
+    integer(c_int64_t), intent(in) :: count, value_bytes
+    integer, intent(in) :: root, comm
+    type(c_ptr), intent(out) :: got
+    integer(c_int64_t), allocatable, intent(out) :: counts(:)
+    type(gsr_tree_stats), intent(out), optional :: stats
+    integer, intent(out), optional :: ierr
+    integer(c_int64_t), pointer :: sizes(:)
+    type(c_ptr) :: from
+    integer(c_int) :: ranks
+    integer :: code
+    code = c_gather(data, count, value_bytes, root, comm, got, from, ranks, stats, &
+                    'gsr_gather'//c_null_char)
+    if (present(ierr)) ierr = code
+    allocate (counts(ranks))
+    if (ranks > 0) then
+      call c_f_pointer(from, sizes, [ranks])
+      counts = sizes
+    end if
+    call c_release(from)
   end subroutine
 
   ! ---- helpers -------------------------------------------------------------------------

@@ -8,7 +8,10 @@
  *     5 bpr) to the gs.h enums;
  *   - the checks only the Fortran calls need (np against the communicator size, k against
  *     the six arrays of gs_many, live handles and requests);
- *   - mesh loading (gsr/mesh.h) with the same error record.
+ *   - mesh loading (gsr/mesh.h) with the same error record;
+ *   - record transfer, scatter and gather (gsr/transfer.h) for the module's gsr_transfer,
+ *     gsr_scatter and gsr_gather: communicator conversion, and the lengths only Fortran
+ *     knows passed on to the core's checks (capi/shim.h), so they fail on every rank.
  *
  * Errors follow the C API's mode (gsr_set_error_mode): abort with "gsr: <call>: <what>" on
  * stderr, or record a code and message and return. There is one record, the C library's
@@ -20,6 +23,7 @@
  */
 #include "gsr/gs.h"
 #include "gsr/mesh.h"
+#include "gsr/transfer.h"
 #include "capi/shim.h"
 #include "gsr_fortran.h"
 
@@ -433,5 +437,63 @@ int gsr_f_mesh_load(const char *path, int fcomm, int distribution, int with_coor
   c_call_begin(call);
   const int code = gsr_mesh_load_f(path, (MPI_Fint)fcomm, distribution, with_coordinates, mesh);
   c_call_end();
+  return code;
+}
+
+/* ---- record transfer, scatter and gather (gsr/transfer.h) ---------------------------- */
+
+void gsr_f_fail_transfer(MPI_Comm comm, const char *call, const char *what) {
+  gsr_shim_fail_transfer(comm, GSR_ERR_INVALID_ARGUMENT, call, what);
+}
+
+/* `count` records of `record_bytes` and `destination_count` destinations: the transfer's
+ * own checks compare the two, on every rank (E-TRANSFER-LENGTHS). */
+int gsr_f_transfer(const void *records, int64_t count, int64_t record_bytes, const int *destinations,
+                   int64_t destination_count, int fcomm, int method, void **received, int **sources,
+                   int64_t *received_count, gsr_transfer_stats *stats, const char *call) {
+  *received = NULL;
+  *sources = NULL;
+  *received_count = 0;
+  MPI_Comm comm;
+  if (!to_comm(fcomm, &comm, call)) return gsr_f_last_error();
+  size_t got = 0;
+  c_call_begin(call);
+  gsr_shim_transfer(records, (size_t)count, (size_t)record_bytes, destinations, (size_t)destination_count, comm,
+                    method, received, sources, &got, stats);
+  const int code = c_call_end();
+  *received_count = (int64_t)got;
+  return code;
+}
+
+/* The root's counts (counts_count of them) and the length of its data (data_count values)
+ * are checked by the scatter itself, on every rank (E-SG-COUNTS-NUMBER, E-SG-COUNTS-SUM). */
+int gsr_f_scatter(const void *data, int64_t data_count, const int64_t *counts, int64_t counts_count,
+                  int64_t value_bytes, int root, int fcomm, void **block, int64_t *count,
+                  gsr_tree_stats *stats, const char *call) {
+  *block = NULL;
+  *count = 0;
+  MPI_Comm comm;
+  if (!to_comm(fcomm, &comm, call)) return gsr_f_last_error();
+  size_t got = 0;
+  c_call_begin(call);
+  gsr_shim_scatter(data, (size_t)data_count, counts, (size_t)counts_count, (size_t)value_bytes, root, comm, block,
+                   &got, stats);
+  const int code = c_call_end();
+  *count = (int64_t)got;
+  return code;
+}
+
+/* *ranks: the number of counts returned (the communicator's size on the root, else 0). */
+int gsr_f_gather(const void *data, int64_t count, int64_t value_bytes, int root, int fcomm, void **blocks,
+                 int64_t **counts, int *ranks, gsr_tree_stats *stats, const char *call) {
+  *blocks = NULL;
+  *counts = NULL;
+  *ranks = 0;
+  MPI_Comm comm;
+  if (!to_comm(fcomm, &comm, call)) return gsr_f_last_error();
+  c_call_begin(call);
+  gsr_gather(data, count, (size_t)value_bytes, root, comm, blocks, counts, stats);
+  const int code = c_call_end();
+  if (code == GSR_SUCCESS && *counts) MPI_Comm_size(comm, ranks);
   return code;
 }

@@ -29,7 +29,8 @@ thread_local const char* shim_call = nullptr;  // set by gsr_shim_enter
 std::string format_failure(const char* call, const std::string& message) {
   const std::string gsr = "gsr: ";
   const std::string what = message.rfind(gsr, 0) == 0 ? message.substr(gsr.size()) : message;
-  return gsr + call + ": " + what;
+  const std::string prefix = std::string(call) + ": ";
+  return what.rfind(prefix, 0) == 0 ? gsr + what : gsr + prefix + what;  // the call named once
 }
 
 void record_success() noexcept { record.last_call_failed = false; }

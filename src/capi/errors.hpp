@@ -16,7 +16,7 @@
 
 namespace gsr::capi {
 
-/// "gsr: <call>: <what>", whatever prefix `message` had.
+/// "gsr: <call>: <what>", whatever prefix `message` had ("gsr: " or "gsr: <call>: ").
 std::string format_failure(const char* call, const std::string& message);
 
 void record_success() noexcept;

@@ -5,6 +5,10 @@
 #define GSR_CAPI_SHIM_H
 
 #include "gsr/gs.h"
+#include "gsr/transfer.h"
+
+#include <stddef.h>
+#include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -21,6 +25,23 @@ void gsr_shim_fail(int code, const char *call, const char *message);
 /* Takes part in one call of `gsh` without data, so the other ranks' matching call fails
  * with GSR_ERR_REMOTE instead of waiting, then records the failure as gsr_shim_fail. */
 void gsr_shim_fail_call(struct gs_data *gsh, int code, const char *call, const char *message);
+
+/* gsr_transfer and gsr_scatter with the lengths a shim knows and C cannot: the number of
+ * destinations given (checked against count) and the length of the root's data in values
+ * (checked against the counts' sum; counts_count counts on the root). The core checks them
+ * with the other arguments, so a mismatch is E-TRANSFER-LENGTHS / E-SG-COUNTS-* on that rank
+ * and E-*-REMOTE on the others, never a wait. */
+int gsr_shim_transfer(const void *records, size_t count, size_t record_bytes, const int *destinations,
+                      size_t destination_count, MPI_Comm comm, int method, void **received, int **sources,
+                      size_t *received_count, gsr_transfer_stats *stats);
+int gsr_shim_scatter(const void *data, size_t data_length, const int64_t *counts, size_t counts_count,
+                     size_t value_bytes, int root, MPI_Comm comm, void **block, size_t *count,
+                     gsr_tree_stats *stats);
+
+/* Takes part in the other ranks' gsr_transfer on `comm` with a bad argument the shim found
+ * itself: they fail with GSR_ERR_REMOTE quoting "gsr: <call>: <message>", and this rank
+ * records (abort mode: reports) `code` and `message` under `call`. */
+void gsr_shim_fail_transfer(MPI_Comm comm, int code, const char *call, const char *message);
 
 /* The most recent failure, kept until gsr_shim_clear (or gsr_clear_error). */
 int gsr_shim_last_failure(void);

@@ -9,6 +9,8 @@
 #include <gsr/transfer.hpp>
 
 #include "capi/errors.hpp"
+#include "capi/shim.h"
+#include "transfer/methods.hpp"
 
 #include <cstdint>
 #include <cstdlib>
@@ -26,6 +28,13 @@ void* allocate(void*& room, std::size_t n, std::size_t bytes) {
   room = std::malloc(n * bytes);
   if (!room) throw std::bad_alloc();
   return room;
+}
+
+/// The destinations as a span; a NULL pointer gives an empty one (a span of NULL with a
+/// length is not allowed), whose length the core then finds wrong (E-TRANSFER-NULL or
+/// E-TRANSFER-LENGTHS) on every rank.
+std::span<const int> destinations_of(const int* destinations, std::size_t count) {
+  return destinations ? std::span<const int>(destinations, count) : std::span<const int>();
 }
 
 void copy_stats(const gsr::TreeStats& from, gsr_tree_stats* to) {
@@ -46,6 +55,13 @@ extern "C" {
 
 int gsr_transfer(const void* records, size_t count, size_t record_bytes, const int* destinations, MPI_Comm comm,
                  int method, void** received, int** sources, size_t* received_count, gsr_transfer_stats* stats) {
+  return gsr_shim_transfer(records, count, record_bytes, destinations, count, comm, method, received, sources,
+                           received_count, stats);
+}
+
+int gsr_shim_transfer(const void* records, size_t count, size_t record_bytes, const int* destinations,
+                      size_t destination_count, MPI_Comm comm, int method, void** received, int** sources,
+                      size_t* received_count, gsr_transfer_stats* stats) {
   if (received) *received = nullptr;
   if (sources) *sources = nullptr;
   if (received_count) *received_count = 0;
@@ -58,7 +74,7 @@ int gsr_transfer(const void* records, size_t count, size_t record_bytes, const i
       make_room = [&](std::size_t n) { return allocate(room, n, record_bytes); };
     try {
       const gsr::TransferResult result =
-          gsr::transfer_bytes(records, count, record_bytes, std::span<const int>(destinations, count),
+          gsr::transfer_bytes(records, count, record_bytes, destinations_of(destinations, destination_count),
                               comm, make_room, static_cast<gsr::TransferMethod>(method));
       if (!result.sources.empty()) {
         from = static_cast<int*>(std::malloc(result.sources.size() * sizeof(int)));
@@ -92,25 +108,30 @@ int gsr_transfer(const void* records, size_t count, size_t record_bytes, const i
 
 int gsr_scatter(const void* data, const std::int64_t* counts, size_t value_bytes, int root, MPI_Comm comm, void** block,
                 size_t* count, gsr_tree_stats* stats) {
+  // Only the root's counts are read, and only there can their number be known (one per
+  // rank); elsewhere none are passed.
+  int rank = 0, ranks = 0;
+  if (comm != MPI_COMM_NULL) {
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &ranks);
+  }
+  const std::size_t given = rank == root && counts != nullptr ? static_cast<std::size_t>(ranks) : 0;
+  return gsr_shim_scatter(data, gsr::unknown_length, counts, given, value_bytes, root, comm, block, count, stats);
+}
+
+int gsr_shim_scatter(const void* data, size_t data_length, const std::int64_t* counts, size_t counts_count,
+                     size_t value_bytes, int root, MPI_Comm comm, void** block, size_t* count, gsr_tree_stats* stats) {
   if (block) *block = nullptr;
   if (count) *count = 0;
   void* room = nullptr;
   const bool ok = gsr::capi::guarded("gsr_scatter", comm, [&] {
     std::function<void*(std::size_t)> make_room;
     if (block && count) make_room = [&](std::size_t n) { return allocate(room, n, value_bytes); };
-    // Only the root's counts are read, and only there can their number be known (one per
-    // rank); elsewhere none are passed.
-    int rank = 0, ranks = 0;
-    if (comm != MPI_COMM_NULL) {
-      MPI_Comm_rank(comm, &rank);
-      MPI_Comm_size(comm, &ranks);
-    }
-    const bool here = rank == root && counts != nullptr;
-    const std::span<const std::int64_t> given(counts,
-                                              here ? static_cast<std::size_t>(ranks) : 0);
+    const std::span<const std::int64_t> given =
+        counts ? std::span<const std::int64_t>(counts, counts_count) : std::span<const std::int64_t>();
     try {
       const gsr::ScatterResult result =
-          gsr::scatter_bytes(data, gsr::unknown_length, given, value_bytes, root, comm, make_room);
+          gsr::scatter_bytes(data, data_length, given, value_bytes, root, comm, make_room);
       copy_stats(result.stats, stats);
       *block = room;
       *count = result.count;
@@ -148,6 +169,14 @@ int gsr_gather(const void* data, std::int64_t count, size_t value_bytes, int roo
     }
   });
   return ok ? GSR_SUCCESS : gsr_last_error();
+}
+
+void gsr_shim_fail_transfer(MPI_Comm comm, int code, const char* call, const char* message) {
+  gsr::capi::guarded(call, comm, [&] {
+    // Named by the call here too, so the other ranks' E-TRANSFER-REMOTE quotes it in full.
+    gsr::detail::refuse_transfer(comm, gsr::Error(static_cast<gsr::ErrorCode>(code),
+                                                  gsr::capi::format_failure(call, message)));
+  });
 }
 
 const char* gsr_transfer_method_name(int method) {

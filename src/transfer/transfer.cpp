@@ -71,11 +71,13 @@ std::int64_t check_arguments(const void* records, std::size_t count, std::size_t
   if (count > 0 && record_bytes == 0)
     bad("record size is 0 bytes but " + std::to_string(count) + " records were given");
   if (count > 0 && records == nullptr) bad("records is NULL with " + std::to_string(count) + " records");
+  // A NULL destination array comes from C as an empty span (a span of NULL cannot have a
+  // length), so it is named before the lengths are compared.
+  if (count > 0 && destinations.data() == nullptr)
+    bad("destinations is NULL with " + std::to_string(count) + " records");
   if (destinations.size() != count)
     bad(std::to_string(count) + " records but " + std::to_string(destinations.size()) +
         " destinations (one destination rank per record)");
-  if (count > 0 && destinations.data() == nullptr)
-    bad("destinations is NULL with " + std::to_string(count) + " records");
   std::vector<bool> partner(static_cast<std::size_t>(ranks), false);
   std::int64_t partners = 0;
   for (std::size_t i = 0; i < count; ++i) {
@@ -119,6 +121,18 @@ TransferRoundStats TransferStats::total() const noexcept {
   }
   return sum;
 }
+
+namespace detail {
+
+void refuse_transfer(MPI_Comm comm, const Error& why) {
+  // The same collective steps as transfer_bytes up to its agreement, which then fails.
+  require_communicator(comm, "gsr::transfer");
+  const OwnedComm owned(comm);
+  collectively(owned.get(), [&] { throw why; });
+  throw why;  // not reached: the agreement throws this rank's own error
+}
+
+}  // namespace detail
 
 TransferResult transfer_bytes(const void* records, std::size_t count, std::size_t record_bytes,
                               std::span<const int> destinations, MPI_Comm comm,
