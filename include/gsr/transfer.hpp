@@ -27,6 +27,7 @@
 #include <functional>
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 #include <type_traits>
 #include <utility>
@@ -92,6 +93,12 @@ TransferResult transfer_bytes(const void* records, std::size_t count, std::size_
                               std::span<const int> destinations, MPI_Comm comm,
                               const std::function<void*(std::size_t count)>& make_room,
                               TransferMethod method = TransferMethod::automatic);
+
+/// For wrappers that find an argument of their own bad (a Fortran tuple column, say) before
+/// they can pass it on: takes part in the other ranks' transfer on `comm` as a rank with a
+/// bad argument does, so theirs fails with ErrorCode::remote quoting `message` instead of
+/// waiting; then throws Error(code, message). Collective like transfer_bytes.
+[[noreturn]] void fail_transfer(MPI_Comm comm, ErrorCode code, const std::string& message);
 
 // ---- typed front end ---------------------------------------------------------------------------
 

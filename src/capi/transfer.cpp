@@ -10,7 +10,6 @@
 
 #include "capi/errors.hpp"
 #include "capi/shim.h"
-#include "transfer/methods.hpp"
 
 #include <cstdint>
 #include <cstdlib>
@@ -174,8 +173,7 @@ int gsr_gather(const void* data, std::int64_t count, size_t value_bytes, int roo
 void gsr_shim_fail_transfer(MPI_Comm comm, int code, const char* call, const char* message) {
   gsr::capi::guarded(call, comm, [&] {
     // Named by the call here too, so the other ranks' E-TRANSFER-REMOTE quotes it in full.
-    gsr::detail::refuse_transfer(comm, gsr::Error(static_cast<gsr::ErrorCode>(code),
-                                                  gsr::capi::format_failure(call, message)));
+    gsr::fail_transfer(comm, static_cast<gsr::ErrorCode>(code), gsr::capi::format_failure(call, message));
   });
 }
 

@@ -28,7 +28,7 @@ struct HandleState final : WaitWatch {
   const Plan plan;
   const std::unique_ptr<Exchange> exchange;
   /// Largest number of values (one component) any single message of the method carries;
-  /// a call whose k and value size would push a message past MPI's int count is rejected.
+  /// with n, it bounds the rows a call's arrays and buffers must hold (handle.cpp).
   const std::size_t max_message_values;
   Stats stats;  // fixed at setup but for buffer_bytes, refreshed when asked for
 

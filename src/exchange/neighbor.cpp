@@ -1,42 +1,48 @@
-// exchange/neighbor.cpp — see neighbor.hpp. The block to / from neighbour j is pairwise's
-// message: a MessageHeader, then the rows of the groups shared with j in ascending id order.
+// exchange/neighbor.cpp — see neighbor.hpp. A call is two neighbourhood collectives over the
+// graph communicator: first every rank announces to each neighbour its MessageHeader and the
+// length of the block it will send (a fixed 24 bytes per edge, so this one always matches),
+// then the blocks themselves (pairwise's messages: the header again, then the rows of the
+// groups shared with that neighbour in ascending id order), each received with the length
+// its sender announced. Both collectives are matched whatever the ranks' calls are, so a
+// neighbour that disagrees about the call, or failed, is told by its announcement and never
+// makes a collective erroneous. A communicator must see its collectives in the same order
+// on every rank, so the two kinds run on two communicators with the same graph: every call
+// posts its announcement in start, and the blocks of the calls in flight are posted in start
+// order, each once its announcements are in. (On one communicator a rank that hears the
+// first call's announcements before starting the second would post "blocks 1" before
+// "announcements 2", and one that starts both first the other way round.)
 #include "exchange/neighbor.hpp"
 
 #include "mpi/checked.hpp"
 #include "mpi/messages.hpp"
 #include "mpi/neighborhood.hpp"
 
+#include <cstdint>
 #include <cstring>
 
 namespace gsr::detail {
 
 namespace {
 
-// Written where each block's header will land before the collective is posted: a block
-// that MPI did not deliver (MPICH drops a block longer than expected, without an error)
-// still says so afterwards.
-constexpr auto not_delivered = static_cast<HeaderStatus>(0xFFFFFFFFu);
-
-bool agrees(const MessageHeader& h, const CallInfo& mine) {
-  return h.status == HeaderStatus::ok && h.signature == mine.signature() && h.call == mine.call_tag();
-}
+/// What a rank tells a neighbour before the blocks move.
+struct Announcement {
+  MessageHeader header;
+  std::uint64_t bytes = 0;  // the block it will send that neighbour, header included
+};
+static_assert(sizeof(Announcement) == 24);
 
 }  // namespace
 
 struct NeighborExchange::Scratch final : MethodScratch {
+  std::vector<Announcement> told, heard;  // per neighbour, graph order
   std::vector<std::size_t> send_bytes, recv_bytes;
   NeighborCounts counts;
-  std::string refused;  // why this rank took part without values (messages too long for MPI)
-  // After a collective with a problem: the neighbours whose block was missing or disagreed,
-  // with whom headers are exchanged again, point to point.
-  bool following_up = false;
-  std::vector<std::size_t> follow_up;  // neighbour indices
-  std::vector<bool> answered;
-  MessageHeader own_header;
+  std::string refused;        // why this rank took part without values (messages too long for MPI)
+  bool blocks_posted = false;  // the second collective is posted (ws.requests.back())
 };
 
 NeighborExchange::NeighborExchange(const ExchangeInputs& in)
-    : comm_(in.comm), routes_(in), graph_(neighbor_graph(in.comm, routes_.neighbor_ranks)) {}
+    : routes_(in), graph_(neighbor_graph(in.comm, routes_.neighbor_ranks)), blocks_(graph_.get()) {}
 
 std::vector<int> NeighborExchange::awaited(const Workspace& ws) const {
   return ws.done ? std::vector<int>{} : routes_.neighbor_ranks;
@@ -48,97 +54,89 @@ void NeighborExchange::begin(Workspace& ws) {
   std::size_t row = ws.kernels ? ws.info.k * ws.kernels->value_size : 0;
   HeaderStatus status = ws.kernels ? HeaderStatus::ok : HeaderStatus::own_failure;
   sc.refused.clear();
-  sc.following_up = false;
-  auto lay_out = [&] {
+  sc.blocks_posted = false;
+  auto measure = [&] {
     sc.send_bytes.resize(nn);
     for (std::size_t j = 0; j < nn; ++j) sc.send_bytes[j] = routes_.message_bytes(j, row);
-    sc.recv_bytes = sc.send_bytes;  // each neighbour sends as many rows as it receives
-    sc.counts.lay_out(sc.send_bytes, sc.recv_bytes);
   };
+  measure();
   try {
-    lay_out();
+    sc.counts.lay_out(sc.send_bytes, sc.send_bytes);  // can this MPI count them?
   } catch (const Error& e) {
-    // This rank cannot post its messages, but the others are in the collective: take part
-    // with headers alone, as a rank with bad arguments does, and fail when it completes.
+    // This rank cannot send its blocks, but the others are in the collectives: take part
+    // with headers alone, as a rank with bad arguments does, and fail when the call ends.
     sc.refused = e.what();
     row = 0;
     status = HeaderStatus::own_failure;
-    lay_out();
+    measure();
   }
   std::size_t total = 0;
   for (std::size_t bytes : sc.send_bytes) total += bytes;
-  ws.tag = tags_.next();  // for the follow-up only; every rank draws one per call
   ws.check = HeaderCheck{};
   ws.send.resize(total);
-  ws.recv.resize(total);
   ws.requests.clear();
-  sc.own_header = MessageHeader::of(ws.info, status);
+  const MessageHeader header = MessageHeader::of(ws.info, status);
+  // Room for one more, so that with no neighbours the buffers are still valid, distinct
+  // pointers (MPI refuses NULL ones even for nothing).
+  sc.told.reserve(nn + 1);
+  sc.heard.reserve(nn + 1);
+  sc.told.resize(nn);
+  sc.heard.assign(nn, Announcement{});
   std::byte* out = ws.send.data();
-  const MessageHeader poison{0, not_delivered, 0};
   for (std::size_t j = 0; j < nn; ++j) {
-    out = routes_.pack(j, sc.own_header, ws.partials.data(), row, out);
-    std::memcpy(ws.recv.data() + sc.counts.recv_at[j], &poison, sizeof poison);
+    out = routes_.pack(j, header, ws.partials.data(), row, out);
+    sc.told[j] = Announcement{header, sc.send_bytes[j]};
   }
-  post_neighbor_alltoall(ws.send.data(), ws.recv.data(), sc.counts, graph_.get(), ws.requests);
+  post_neighbor_alltoall_fixed(sc.told.data(), sc.heard.data(), sizeof(Announcement), graph_.get(), ws.requests);
+}
+
+void NeighborExchange::post_blocks(Workspace& ws, Scratch& sc) {
+  const std::size_t nn = routes_.neighbor_ranks.size();
+  sc.recv_bytes.resize(nn);
+  std::size_t total = 0;
+  for (std::size_t j = 0; j < nn; ++j) total += sc.recv_bytes[j] = sc.heard[j].bytes;
+  // Lengths a neighbour announced fit this MPI's counts whenever the calls agree (they are
+  // this rank's own lengths then, checked in begin).
+  sc.counts.lay_out(sc.send_bytes, sc.recv_bytes);
+  ws.recv.resize(total);
+  post_neighbor_alltoall(ws.send.data(), ws.recv.data(), sc.counts, blocks_.get(), ws.requests);
+  sc.blocks_posted = true;
+}
+
+void NeighborExchange::post_blocks_in_order() {
+  for (Workspace* w = first_in_flight(); w; w = w->next_in_flight) {
+    Scratch& sc = w->scratch_as<Scratch>();
+    if (sc.blocks_posted) continue;
+    int heard = 0;
+    GSR_MPI_CHECK(MPI_Test(&w->requests.front(), &heard, MPI_STATUS_IGNORE));
+    if (!heard) return;  // later calls wait for this one: the collectives keep their order
+    post_blocks(*w, sc);
+  }
 }
 
 bool NeighborExchange::advance(Workspace& ws) {
-  if (!test_all(ws.requests, "neighbor collective")) return false;
+  post_blocks_in_order();
   Scratch& sc = ws.scratch_as<Scratch>();
-  if (!sc.following_up && !look_at_blocks(ws, sc)) return false;
-  if (sc.following_up && !hear_follow_up(ws, sc)) return false;
+  if (!sc.blocks_posted || !test_all(ws.requests, "neighbor collective")) return false;
+
+  const std::size_t nn = routes_.neighbor_ranks.size();
+  const std::size_t row = ws.kernels && sc.refused.empty() ? ws.info.k * ws.kernels->value_size : 0;
+  ws.blocks.resize(nn + 1);
+  ws.blocks[0] = ws.partials.data();
+  for (std::size_t j = 0; j < nn; ++j) {
+    const MessageHeader& header = sc.heard[j].header;
+    const int peer = routes_.neighbor_ranks[j];
+    ws.check.check(header, nullptr, ws.info, peer);
+    if (header.status == HeaderStatus::ok && ws.kernels)
+      ws.check.check_size(sc.recv_bytes[j], routes_.message_bytes(j, row), ws.info, peer);
+    ws.blocks[1 + j] = ws.recv.data() + sc.counts.recv_at[j] + sizeof(MessageHeader);
+  }
   if (!sc.refused.empty()) throw Error(ErrorCode::invalid_argument, sc.refused);
   if (!ws.kernels) return true;  // this rank's own arguments were bad; the handle says so
   ws.check.throw_if_failed();
-  const std::size_t row = ws.info.k * ws.kernels->value_size;
   ws.results.resize(routes_.shared_groups * row);
   ws.kernels->combine(ws.results.data(), ws.info.k, ws.blocks.data(), routes_.combine);
   return true;
-}
-
-bool NeighborExchange::look_at_blocks(Workspace& ws, Scratch& sc) {
-  // A neighbour whose call differs sent a block of another length: MPI delivered it cut
-  // short, left part of it stale, or not at all. Either way one side holds the other's
-  // header and sees the difference, and the other sees a missing or disagreeing header:
-  // both exchange headers again, so that each names the other's call.
-  const std::size_t nn = routes_.neighbor_ranks.size();
-  ws.blocks.resize(nn + 1);
-  ws.blocks[0] = ws.partials.data();
-  sc.follow_up.clear();
-  for (std::size_t j = 0; j < nn; ++j) {
-    const std::byte* block = ws.recv.data() + sc.counts.recv_at[j];
-    MessageHeader header;
-    std::memcpy(&header, block, sizeof header);
-    ws.blocks[1 + j] = block + sizeof header;
-    if (!agrees(header, ws.info) || !agrees(sc.own_header, ws.info)) sc.follow_up.push_back(j);
-  }
-  if (sc.follow_up.empty()) return true;
-  sc.following_up = true;
-  sc.answered.assign(sc.follow_up.size(), false);
-  ws.requests.clear();
-  for (std::size_t j : sc.follow_up)
-    post_send(&sc.own_header, sizeof sc.own_header, routes_.neighbor_ranks[j], ws.tag, comm_, ws.requests);
-  return false;
-}
-
-bool NeighborExchange::hear_follow_up(Workspace& ws, Scratch& sc) {
-  bool all = true;
-  for (std::size_t i = 0; i < sc.follow_up.size(); ++i) {
-    if (sc.answered[i]) continue;
-    std::byte* into = ws.recv.data() + sc.counts.recv_at[sc.follow_up[i]];
-    if (try_receive_checked(comm_, routes_.neighbor_ranks[sc.follow_up[i]], ws.tag, into, sizeof(MessageHeader),
-                            ws.overflow, ws.info, ws.check))
-      sc.answered[i] = true;
-    else
-      all = false;
-  }
-  return all && test_all(ws.requests, "neighbor follow-up");
-}
-
-void NeighborExchange::release_requests(Workspace& ws) noexcept {
-  // The collective's request cannot be freed (MPI forbids it); the follow-up's sends can.
-  const auto* sc = dynamic_cast<const Scratch*>(ws.scratch.get());
-  if (sc && sc->following_up) Exchange::release_requests(ws);
 }
 
 }  // namespace gsr::detail

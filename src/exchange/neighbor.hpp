@@ -1,10 +1,12 @@
-// exchange/neighbor.hpp — the messages of pairwise, moved by one MPI neighbourhood
-// collective per call (MPI_Ineighbor_alltoallv) over a graph communicator of the rank's
-// neighbours, built at setup. MPI sees the whole exchange at once and may schedule it
-// better than separate sends; there is no probing, because a collective matches by call
-// order: every block still starts with the MessageHeader, which is what catches a neighbour
-// that disagrees about the call. Blocks of unexpected length may arrive cut short or not at
-// all, so the two ranks of such an edge then exchange their headers again, point to point.
+// exchange/neighbor.hpp — the messages of pairwise, moved by MPI neighbourhood collectives
+// over a graph communicator of the rank's neighbours, built at setup. MPI sees the whole
+// exchange at once and may schedule it better than separate sends. A collective matches by
+// call order and needs every block's length on both sides, so a call first announces each
+// block's header and length (a fixed-size all-to-all over the edges), then moves the blocks
+// (MPI_Ineighbor_alltoallv) with exactly the lengths announced: a neighbour that disagrees
+// about the call, or failed, is found from its announcement, and no collective is ever
+// erroneous, whatever the ranks pass. Two collectives per call: one more latency than
+// pairwise's single round of messages.
 #pragma once
 
 #include "exchange/exchange.hpp"
@@ -29,14 +31,16 @@ private:
   struct Scratch;
   void begin(Workspace& ws) override;
   bool advance(Workspace& ws) override;
-  bool look_at_blocks(Workspace& ws, Scratch& sc);
-  bool hear_follow_up(Workspace& ws, Scratch& sc);
-  void release_requests(Workspace& ws) noexcept override;
+  /// Posts the blocks' collective of every call in flight whose announcements are in, in
+  /// start order, stopping at the first whose are not.
+  void post_blocks_in_order();
+  void post_blocks(Workspace& ws, Scratch& sc);
+  void release_requests(Workspace&) noexcept override {}  // a collective's request cannot be freed
 
-  MPI_Comm comm_;  // the handle's communicator: the follow-up's point-to-point messages
   NeighborRoutes routes_;
-  OwnedComm graph_;
-  CallTags tags_;
+  OwnedComm graph_;   // the announcements' collectives
+  OwnedComm blocks_;  // the blocks' collectives: a duplicate of graph_, so each kind of
+                      // collective keeps its own order (see neighbor.cpp)
 };
 
 }  // namespace gsr::detail

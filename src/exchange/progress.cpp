@@ -1,10 +1,12 @@
 // exchange/progress.cpp — the progress engine of exchange.hpp: each method keeps its calls
 // in flight in start order (an intrusive list through Workspace), and the process keeps the
-// methods that have any (an intrusive list through Exchange). Nothing here allocates.
-// Calls are made from one thread at a time, as with the rest of a handle.
+// methods that have any (an intrusive list through Exchange). Nothing here allocates but
+// giving up on calls (abandon). Calls are made from one thread at a time, as with the rest
+// of a handle.
 #include "exchange/exchange.hpp"
 
 #include "mpi/checked.hpp"
+#include "mpi/keeper.hpp"
 
 #include <string>
 
@@ -12,6 +14,13 @@ namespace gsr::detail {
 
 namespace {
 Exchange* busy_methods = nullptr;  // head of the list of methods with calls in flight
+
+/// What MPI may still touch of a call given up on.
+struct Remains {
+  std::vector<std::byte> send, recv, overflow, partials;
+  std::vector<MPI_Request> requests;
+  std::unique_ptr<MethodScratch> scratch;
+};
 }  // namespace
 
 Exchange::~Exchange() { unlink_busy(); }
@@ -124,6 +133,16 @@ void Exchange::abandon(const std::string& why) noexcept {
   abandoned_ = why;
   while (Workspace* ws = first_in_flight_) {
     release_requests(*ws);
+    // MPI may still fill or read what this call posted (a late rank's message, a collective
+    // whose request cannot be freed): its buffers, scratch (a collective's counts) and
+    // requests outlive the handle in the keeper. The handle makes no more calls.
+    try {
+      keep_until_exit(Remains{std::move(ws->send), std::move(ws->recv), std::move(ws->overflow),
+                              std::move(ws->partials), std::move(ws->requests), std::move(ws->scratch)});
+    } catch (...) {
+      // Out of memory for the keeper's note: the buffers go with the handle after all.
+    }
+    ws->requests.clear();
     try {
       ws->error = std::make_exception_ptr(
           Error(ErrorCode::state, ws->info.where() + "given up on, with an earlier call of this handle that "

@@ -1,6 +1,8 @@
 // mpi/checked.cpp — see checked.hpp.
 #include "mpi/checked.hpp"
 
+#include "mpi/keeper.hpp"
+
 #include <cerrno>
 #include <chrono>
 #include <cmath>
@@ -52,17 +54,12 @@ namespace {
 
 /// The agreement's reduction, on the heap: when a rank never arrives the others give up on
 /// it, but MPI may still write the result when that rank arrives late, so the buffers (and
-/// the request, which MPI forbids freeing for a collective) are kept, reachable, until exit.
+/// the request, which MPI forbids freeing for a collective) go to the keeper (keeper.hpp).
 struct Vote {
   int mine = 0;
   int first = 0;
   MPI_Request request = MPI_REQUEST_NULL;
 };
-
-std::vector<std::unique_ptr<Vote>>& abandoned_votes() {
-  static std::vector<std::unique_ptr<Vote>> votes;
-  return votes;
-}
 
 /// The lowest rank that reports a failure (`size` for none): MPI_MIN of every rank's vote,
 /// polled so that a rank that never joins costs the others GSR_TIMEOUT, not a hang.
@@ -73,7 +70,7 @@ int lowest_failing_rank(MPI_Comm comm, int mine) {
   } catch (const Error&) {
     // A malformed GSR_TIMEOUT is reported by the step that reads it (setup); wait as by default.
   }
-  auto vote = std::make_unique<Vote>(Vote{mine, mine, MPI_REQUEST_NULL});
+  auto vote = std::make_shared<Vote>(Vote{mine, mine, MPI_REQUEST_NULL});
   GSR_MPI_CHECK(MPI_Iallreduce(&vote->mine, &vote->first, 1, MPI_INT, MPI_MIN, comm, &vote->request));
   const auto start = std::chrono::steady_clock::now();
   for (int done = 0;;) {
@@ -81,7 +78,7 @@ int lowest_failing_rank(MPI_Comm comm, int mine) {
     if (done) return vote->first;
     const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (timeout > 0 && waited > timeout) {
-      abandoned_votes().push_back(std::move(vote));
+      keep_until_exit(std::shared_ptr<void>(std::move(vote)));
       char text[256];
       std::snprintf(text, sizeof text,
                     "gsr: waited %.1f s (GSR_TIMEOUT = %g s) for every rank of the communicator to join this "

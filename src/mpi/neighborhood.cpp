@@ -42,6 +42,14 @@ void NeighborCounts::lay_out(const std::vector<std::size_t>& send_bytes, const s
   fill(recv_bytes, recv, recv_at);
 }
 
+void post_neighbor_alltoall_fixed(const void* send, void* recv, std::size_t bytes, MPI_Comm graph,
+                                  std::vector<MPI_Request>& requests) {
+  MPI_Request request = MPI_REQUEST_NULL;
+  GSR_MPI_CHECK(MPI_Ineighbor_alltoall(send, static_cast<int>(bytes), MPI_BYTE, recv, static_cast<int>(bytes),
+                                       MPI_BYTE, graph, &request));
+  requests.push_back(request);
+}
+
 void post_neighbor_alltoall(const void* send, void* recv, const NeighborCounts& counts, MPI_Comm graph,
                             std::vector<MPI_Request>& requests) {
   MPI_Request request = MPI_REQUEST_NULL;

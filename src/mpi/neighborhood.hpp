@@ -31,6 +31,12 @@ struct NeighborCounts {
   void lay_out(const std::vector<std::size_t>& send_bytes, const std::vector<std::size_t>& recv_bytes);
 };
 
+/// Collective over the graph communicator: posts MPI_Ineighbor_alltoall of `bytes` bytes to
+/// and from every neighbour (graph order, back to back) and appends its request to
+/// `requests` (which must not be freed, only completed).
+void post_neighbor_alltoall_fixed(const void* send, void* recv, std::size_t bytes, MPI_Comm graph,
+                                  std::vector<MPI_Request>& requests);
+
 /// Collective over the graph communicator: posts MPI_Ineighbor_alltoallv of bytes and
 /// appends its request to `requests` (which must not be freed, only completed).
 void post_neighbor_alltoall(const void* send, void* recv, const NeighborCounts& counts, MPI_Comm graph,

@@ -39,12 +39,6 @@ std::vector<TransferRoundStats> transfer_direct(MPI_Comm comm, const Outbox& out
 std::vector<TransferRoundStats> transfer_crystal_router(MPI_Comm comm, const Outbox& out, const Inbox& in);
 std::vector<TransferRoundStats> transfer_two_round(MPI_Comm comm, const Outbox& out, const Inbox& in);
 
-/// Takes part in the other ranks' transfer_bytes on `comm` as far as its argument agreement,
-/// with `why` as this rank's bad argument: this rank throws `why`, the others leave their
-/// transfer with E-TRANSFER-REMOTE quoting it. For language shims that find an argument of
-/// their own bad (a Fortran tuple column, say) and must not leave the other ranks waiting.
-[[noreturn]] void refuse_transfer(MPI_Comm comm, const Error& why);
-
 /// What travels in front of each record when records are forwarded by ranks other than
 /// their source (crystal router, two-round): where it came from and where it goes.
 struct Envelope {

@@ -122,17 +122,14 @@ TransferRoundStats TransferStats::total() const noexcept {
   return sum;
 }
 
-namespace detail {
-
-void refuse_transfer(MPI_Comm comm, const Error& why) {
+void fail_transfer(MPI_Comm comm, ErrorCode code, const std::string& message) {
   // The same collective steps as transfer_bytes up to its agreement, which then fails.
-  require_communicator(comm, "gsr::transfer");
-  const OwnedComm owned(comm);
-  collectively(owned.get(), [&] { throw why; });
+  detail::require_communicator(comm, "gsr::transfer");
+  const detail::OwnedComm owned(comm);
+  const Error why(code, message);
+  detail::collectively(owned.get(), [&] { throw why; });
   throw why;  // not reached: the agreement throws this rank's own error
 }
-
-}  // namespace detail
 
 TransferResult transfer_bytes(const void* records, std::size_t count, std::size_t record_bytes,
                               std::span<const int> destinations, MPI_Comm comm,

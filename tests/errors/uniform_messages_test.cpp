@@ -1,8 +1,9 @@
 // The same misuse gives the same error whatever the exchange method (docs/errors.md,
 // "Errors found during a call"): for each scenario every rank gets the same code and the
-// same message from pairwise, crystal_router and allreduce (up to the handle's number),
-// as the catalogue describes it, naming the rank the catalogue says. Every rank holds ids
-// 1 and 2, so every method hears from every rank. Run at P = 2 and 3.
+// same message from every method — pairwise, crystal_router, allreduce and neighbor — (up
+// to the handle's number), as the catalogue describes it, naming the rank the catalogue
+// says. Every rank holds ids 1 and 2, so every method hears from every rank. Run at P = 2
+// and 3.
 #include "catalogue.hpp"
 
 #include <gsr/handle.hpp>
