@@ -65,13 +65,14 @@ void agree_on_setup_arguments(MPI_Comm comm, Method method, bool unique) {
 /// Collective over `user_comm`: every rank's arguments are checked and agreed on before
 /// anything else collective happens, so a bad argument on one rank fails every rank.
 MethodRequest check_setup_arguments(std::span<const std::int64_t> ids, MPI_Comm user_comm,
-                                    const SetupOptions& options, double& timeout) {
+                                    const SetupOptions& options, double& timeout, CostModel& model) {
   require_communicator(user_comm, "setup");
   MethodRequest request;
   collectively(user_comm, [&] {
     check_ids(ids);
     request = resolve_method(options);
     timeout = timeout_from_environment();
+    if (request.method == Method::automatic) model = machine_model_from_environment();
   });
   agree_on_setup_arguments(user_comm, request.method, options.unique);
   return request;
@@ -117,9 +118,9 @@ struct ChosenExchange {
   double auto_seconds = 0;
 };
 
-ChosenExchange build_method(const MethodRequest& request, const ExchangeInputs& inputs) {
+ChosenExchange build_method(const MethodRequest& request, const ExchangeInputs& inputs, const CostModel& model) {
   if (request.method == Method::automatic) {
-    AutoChoice choice = choose_method(inputs);
+    AutoChoice choice = choose_method(inputs, model);
     return {std::move(choice.exchange), std::move(choice.reason), std::move(choice.timings), choice.seconds};
   }
   BuiltExchange built = build_exchange(request.method, inputs);
@@ -192,10 +193,11 @@ Handle::Handle(std::span<const std::int64_t> ids, MPI_Comm user_comm, SetupOptio
   using namespace detail;
   const double begin = MPI_Wtime();
   double timeout = 0;
-  const MethodRequest request = check_setup_arguments(ids, user_comm, options, timeout);
+  CostModel model;
+  const MethodRequest request = check_setup_arguments(ids, user_comm, options, timeout, model);
   OwnedComm comm(user_comm);
   LocalSetup local = discover_and_plan(ids, options.unique, comm);
-  ChosenExchange chosen = build_method(request, ExchangeInputs{local.plan, local.holders, comm.get()});
+  ChosenExchange chosen = build_method(request, ExchangeInputs{local.plan, local.holders, comm.get()}, model);
   local.holders = Holders{};  // only the exchange constructors read them
   Stats stats = describe(local.plan, ids.size(), chosen, comm.get());
   static std::uint64_t handles_set_up = 0;  // on this rank; every rank numbers its handles alike

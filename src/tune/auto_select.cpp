@@ -1,5 +1,6 @@
 // tune/auto_select.cpp — see auto_select.hpp. Collectives beyond the candidates' own setup
-// and timed calls: two small allreduces (predictions, then measurements).
+// and timed calls: two small allreduces (predictions, then measurements; the second only
+// when the candidates are timed).
 #include "tune/auto_select.hpp"
 
 #include "mpi/checked.hpp"
@@ -20,6 +21,17 @@ std::string format(const char* pattern, double a, double b = 0, double c = 0) {
 }
 
 }  // namespace
+
+int model_choice(const std::vector<double>& predicted) {
+  int best = -1;
+  for (std::size_t i = 0; i < predicted.size(); ++i)
+    if (predicted[i] >= 0 && (best < 0 || predicted[i] < predicted[best])) best = static_cast<int>(i);
+  if (best < 0) return -1;
+  for (std::size_t i = 0; i < predicted.size(); ++i)
+    if (static_cast<int>(i) != best && predicted[i] >= 0 && predicted[i] < model_decides_factor * predicted[best])
+      return -1;
+  return best;
+}
 
 double time_exchange(Exchange& exchange, const Plan& plan, int warmup, int repetitions) {
   Workspace ws;
@@ -49,22 +61,51 @@ struct Candidate {
   std::string note;
 };
 
-// Every registered method, built (their setups are collective) and predicted.
-std::vector<Candidate> build_candidates(const ExchangeInputs& in, const CostModel& model) {
+// Every registered method, built (their setups are collective) and predicted. `calibrated`
+// says whether every rank's model came from a machine file (reduced with the predictions).
+std::vector<Candidate> build_candidates(const ExchangeInputs& in, const CostModel& model, bool& calibrated) {
   std::vector<Candidate> candidates;
   std::vector<double> predicted;
   for (const MethodEntry& entry : method_registry()) {
     BuiltExchange built = entry.build(in, auto_limits);
     Candidate c{entry.method, std::move(built.exchange), -1.0, -1.0, {}};
     if (!c.exchange) c.note = "excluded: " + built.unavailable;
-    predicted.push_back(c.exchange ? model.predict(c.exchange->stages(), sizeof(double)) : -1.0);
+    predicted.push_back(c.exchange ? model.predict(c.method, c.exchange->stages(), sizeof(double), 1, in.plan.n)
+                                   : -1.0);
     candidates.push_back(std::move(c));
   }
+  predicted.push_back(model.calibrated ? 0.0 : 1.0);  // the maximum is 0 only if every rank's is
   GSR_MPI_CHECK(
       MPI_Allreduce(MPI_IN_PLACE, predicted.data(), static_cast<int>(predicted.size()), MPI_DOUBLE, MPI_MAX, in.comm));
+  calibrated = predicted.back() == 0.0;
   for (std::size_t i = 0; i < candidates.size(); ++i)
     if (candidates[i].exchange) candidates[i].predicted = predicted[i];
   return candidates;
+}
+
+// With a calibrated model, a candidate predicted to win by model_decides_factor or more over
+// every other is chosen without timing (the same on every rank: the predictions were
+// reduced). Returns false when the model does not separate them so clearly.
+bool decide_by_model(std::vector<Candidate>& candidates, const CostModel& model, AutoChoice& choice) {
+  std::vector<double> predicted;
+  for (const Candidate& c : candidates) predicted.push_back(c.exchange ? c.predicted : -1.0);
+  const int best = model_choice(predicted);
+  if (best < 0) return false;
+  int next = -1;
+  for (std::size_t i = 0; i < predicted.size(); ++i)
+    if (static_cast<int>(i) != best && predicted[i] >= 0 && (next < 0 || predicted[i] < predicted[next]))
+      next = static_cast<int>(i);
+  for (Candidate& c : candidates) {
+    if (c.exchange && c.note.empty()) c.note = "not measured: the calibrated model decided";
+    choice.timings.push_back(MethodTiming{c.method, -1.0, std::max(c.predicted, 0.0), c.note});
+  }
+  choice.reason = "auto: the calibrated model (" + model.source + ") predicts " +
+                  format("%.3g us per call", predicted[best] * 1e6);
+  if (next >= 0)
+    choice.reason += format(", %.2fx faster than ", predicted[next] / predicted[best]) +
+                     std::string(to_string(candidates[next].method)) + "; not timed";
+  choice.exchange = std::move(candidates[best].exchange);
+  return true;
 }
 
 // Drops the candidates the model says cannot win (the same verdict on every rank: the
@@ -135,10 +176,13 @@ AutoChoice choose_method(const ExchangeInputs& in, const CostModel& model) {
     choice.exchange = build_exchange(Method::pairwise, in).exchange;
     choice.reason = "auto: no id is shared between ranks, nothing to measure";
   } else {
-    std::vector<Candidate> candidates = build_candidates(in, model);
+    bool calibrated = false;
+    std::vector<Candidate> candidates = build_candidates(in, model, calibrated);
     drop_hopeless(candidates);
-    measure(candidates, in.plan, in.comm);
-    choice = pick_fastest(candidates);
+    if (!calibrated || !decide_by_model(candidates, model, choice)) {
+      measure(candidates, in.plan, in.comm);
+      choice = pick_fastest(candidates);
+    }
   }
   choice.seconds = MPI_Wtime() - begin;
   return choice;

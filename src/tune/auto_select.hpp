@@ -1,7 +1,8 @@
 // tune/auto_select.hpp — Method::automatic: predict each candidate's cost with the
-// alpha-beta model, drop the hopeless and the too-large, measure the rest on this handle's
-// plan and keep the fastest — the identical choice on every rank (every input to the
-// decision is reduced over ranks first).
+// alpha-beta model, drop the hopeless and the too-large; with a calibrated model, take the
+// best prediction if it wins by model_decides_factor; else measure the rest on this
+// handle's plan and keep the fastest — the identical choice on every rank (every input to
+// the decision is reduced over ranks first).
 #pragma once
 
 #include "exchange/registry.hpp"
@@ -23,6 +24,16 @@ inline constexpr ExchangeLimits auto_limits{allreduce_max_dense_bytes / sizeof(d
 /// A candidate predicted this many times slower than the best prediction is not measured.
 /// The model is crude (one alpha and beta for every pattern), hence the wide margin.
 inline constexpr double hopeless_factor = 8.0;
+
+/// With a calibrated model (a machine file, GSR_MACHINE) auto chooses without timing when the
+/// best prediction beats every other by this factor: safe with prediction errors up to 30 %
+/// either way (1.3 / 0.7 < 2), and then the choice is the same on every run.
+inline constexpr double model_decides_factor = 2.0;
+
+/// The candidate a calibrated model picks without timing: the index of the lowest of
+/// `predicted` (negative entries: not candidates) if it is at least model_decides_factor
+/// times below every other candidate's, else none (-1). A lone candidate is picked.
+int model_choice(const std::vector<double>& predicted);
 
 /// Calls per measured candidate: the first ones warm up (buffers, MPI connections) and are
 /// not timed; auto keeps the median of the timed ones. Kept small because auto runs at every

@@ -1,30 +1,46 @@
-// tune/cost_model.hpp — the alpha-beta cost of a message (docs/methods.md): T = alpha + beta * bytes,
-// summed over the messages a rank sends per call, stage by stage. It is a screening tool for
-// auto (skip candidates that cannot win) and the vocabulary of its verbose report, not a
-// substitute for measuring.
+// tune/cost_model.hpp — the alpha-beta cost of a call (docs/scaling.md, "The model"):
+//
+//   T = c_local n k  +  sum over stages ( alpha m_s + beta (8 v_s k + 16 m_s) )
+//
+// for a rank with n entries, k components of 8-byte values, and per stage s m_s messages
+// carrying v_s values of one component, each with gsr's 16-byte header. The neighbour
+// method adds its announcements: one 24-byte message per neighbour, one more latency. The
+// local term is the same for every method, so it never changes which wins; it makes the
+// prediction comparable with a measured time. Defaults are a guess for one node; a machine
+// file written by `gsr-bench --calibrate` (GSR_MACHINE=file) replaces them with measured
+// values, and only then does auto trust the model to decide alone (auto_select.hpp).
 #pragma once
 
 #include <gsr/handle.hpp>
 
 #include <cstddef>
+#include <string>
 #include <vector>
 
 namespace gsr::detail {
 
 struct CostModel {
-  // Defaults for one shared-memory or fast-network node: a few microseconds per message
-  // start-up and about 1 GB/s per stream once contention is counted. Only ratios between
-  // candidates matter to auto, and the measurement has the last word.
-  double alpha = 2e-6;  // seconds per message
-  double beta = 1e-9;   // seconds per byte
+  double alpha = 2e-6;                    // seconds per message
+  double beta = 1e-9;                     // seconds per byte
+  double local_seconds_per_value = 0.0;   // the local pass, per entry and component (0: not modelled)
+  std::string source = "defaults";        // "defaults", or the machine file it came from
+  bool calibrated = false;                // read from a machine file
 
-  /// Predicted seconds per call for `stages` carrying values of `value_bytes` each.
-  double predict(const std::vector<StageStats>& stages, std::size_t value_bytes) const {
-    double seconds = 0;
-    for (const StageStats& s : stages)
-      seconds += alpha * static_cast<double>(s.messages) + beta * static_cast<double>(s.values * value_bytes);
-    return seconds;
-  }
+  static constexpr double header_bytes = 16;        // every message of a call
+  static constexpr double announcement_bytes = 24;  // the neighbour method's, per neighbour
+
+  /// Predicted seconds per call of `method` with these `stages`, values of `value_bytes`,
+  /// `k` components and `entries` local entries.
+  double predict(Method method, const std::vector<StageStats>& stages, std::size_t value_bytes, std::size_t k = 1,
+                 std::size_t entries = 0) const;
 };
+
+/// The model GSR_MACHINE names (read once per file name and kept), or the defaults when it
+/// is unset. Throws Error(invalid_argument) naming the file and what is wrong with it:
+/// unreadable, not JSON, not a gsr-machine file, or a value missing, not a number or <= 0.
+CostModel machine_model_from_environment();
+
+/// Reads a machine file (docs/scaling.md, "Machine file"); errors as above.
+CostModel read_machine_file(const std::string& path);
 
 }  // namespace gsr::detail

@@ -1,18 +1,22 @@
 // tools/bench/gsr_bench.cpp — the gsr-bench command: times every exchange method (and auto)
 // against the stream, wire and round bounds on a generated box or a mesh file, or, with
 // --check, verifies that they all give bitwise identical results; with --primitives, times
-// gsr::scatter and gsr::gather against MPI_Scatterv and MPI_Gatherv (docs/performance.md).
+// gsr::scatter and gsr::gather against MPI_Scatterv and MPI_Gatherv (docs/performance.md);
+// with --calibrate, measures the alpha-beta model of the machine (docs/scaling.md).
 //
 //   mpiexec -n 2 gsr-bench --elements 8 --order 7 [--json out.json] [--csv out.csv]
 //   mpiexec -n 3 gsr-bench --mesh meshes/box2d.h5 --check
 //   mpiexec -n 2 gsr-bench --primitives --block-bytes 8,65536
+//   mpiexec -n 2 gsr-bench --calibrate machine.json; GSR_MACHINE=machine.json ...
 //
 // Exit codes: 0 done (or --check passed), 1 --check (or --primitives' comparison with MPI)
 // found a difference, 2 the mesh cannot be
 // loaded or an output file cannot be written; command-line mistakes give CLI11's codes.
+#include "tools/bench/calibrate.hpp"
 #include "tools/bench/check.hpp"
 #include "tools/bench/measure.hpp"
 #include "tools/bench/primitives.hpp"
+#include "tune/cost_model.hpp"
 
 #include <gsr/error.hpp>
 
@@ -36,6 +40,8 @@ struct Arguments {
   std::string inject;  // hidden, testing only
   bool primitives = false;
   std::vector<std::size_t> block_bytes{8, 1024, 65536, 1048576};
+  std::string calibrate;  // where to write the machine file
+  std::string machine;    // the model to predict with (else GSR_MACHINE, else the defaults)
 };
 
 void add_options(CLI::App& app, Arguments& args) {
@@ -62,6 +68,20 @@ void add_options(CLI::App& app, Arguments& args) {
   app.add_option("--block-bytes", args.block_bytes, "--primitives: the bytes of every rank's block, one run each")
       ->check(CLI::Range(std::size_t{0}, std::size_t{1} << 26))->needs(primitives)->delimiter(',')
       ->capture_default_str();
+  CLI::Option* calibrate =
+      app.add_option("--calibrate", args.calibrate,
+                     "measure alpha, beta and the local pass on this machine and write them to this machine file "
+                     "(GSR_MACHINE=FILE then makes gsr use them)")
+          ->excludes(check)->excludes(primitives)->excludes(mesh);
+  app.add_option("--machine", args.machine,
+                 "the machine file to predict with (default: GSR_MACHINE, else the built-in guesses)")
+      ->excludes(calibrate)->excludes(check)->excludes(primitives);
+}
+
+/// The model the timings are set against: --machine, else GSR_MACHINE, else the defaults.
+gsr::detail::CostModel model_of(const Arguments& args) {
+  return args.machine.empty() ? gsr::detail::machine_model_from_environment()
+                              : gsr::detail::read_machine_file(args.machine);
 }
 
 /// --check: prints the verdict on rank 0; every rank returns the same code.
@@ -89,8 +109,10 @@ int run_check(const Problem& problem, const Arguments& args, MPI_Comm comm, int 
 
 /// Timing: the table on rank 0, and the files it was asked for.
 int run_bench(const Problem& problem, const Arguments& args, MPI_Comm comm, int rank, int argc, char** argv) {
-  const std::vector<Record> records = measure(problem, args.rounds, comm);
-  const nlohmann::ordered_json metadata = run_metadata(problem, argc, argv);
+  const gsr::detail::CostModel model = model_of(args);
+  const std::vector<Record> records = measure(problem, args.rounds, model, comm);
+  nlohmann::ordered_json metadata = run_metadata(problem, argc, argv);
+  metadata["model"] = model.source;
   if (rank != 0) return done;
   std::cout << table_text(metadata, records) << std::flush;
   if (!args.json_path.empty()) write_file(args.json_path, bench_document(metadata, records).dump(1) + "\n");
@@ -114,6 +136,21 @@ int run_primitives(const Arguments& args, MPI_Comm comm, int rank, int argc, cha
   return result.equal_to_mpi && result.transfers_equal_to_mpi ? done : differs;
 }
 
+/// --calibrate: the probes, the summary, the machine file (and --json / --csv records).
+int run_calibrate(const Problem& problem, const Arguments& args, MPI_Comm comm, int rank, int argc, char** argv) {
+  const Calibration calibration = calibrate(problem, args.rounds, comm);
+  const nlohmann::ordered_json metadata = run_metadata(problem, argc, argv);
+  if (rank != 0) return done;
+  std::cout << calibration_table(metadata, calibration) << std::flush;
+  nlohmann::ordered_json machine = calibration.machine;
+  machine["run"] = metadata;
+  write_file(args.calibrate, machine.dump(1) + "\n");
+  std::cout << "machine file: " << args.calibrate << " (use it with GSR_MACHINE=" << args.calibrate << ")\n";
+  if (!args.json_path.empty()) write_file(args.json_path, bench_document(metadata, calibration.records).dump(1) + "\n");
+  if (!args.csv_path.empty()) write_file(args.csv_path, csv_text(calibration.records));
+  return done;
+}
+
 int run(const Arguments& args, MPI_Comm comm, int argc, char** argv) {
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
@@ -121,6 +158,7 @@ int run(const Arguments& args, MPI_Comm comm, int argc, char** argv) {
     if (args.primitives) return run_primitives(args, comm, rank, argc, argv);
     const Problem problem =
         args.mesh.empty() ? box_problem(args.dim, args.elements, args.order, comm) : mesh_problem(args.mesh, comm);
+    if (!args.calibrate.empty()) return run_calibrate(problem, args, comm, rank, argc, argv);
     return args.check ? run_check(problem, args, comm, rank) : run_bench(problem, args, comm, rank, argc, argv);
   } catch (const gsr::Error& e) {
     std::cerr << "gsr-bench: error: " << e.what() << "\n";

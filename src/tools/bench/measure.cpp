@@ -88,9 +88,9 @@ Record contender_record(const char* kind, const Problem& problem, const Contende
   return r;
 }
 
-/// A call's record; `floor` is stream + wire for its k.
+/// A call's record; `floor` is stream + wire for its k, `predicted` the model's time.
 Record call_record(const Problem& problem, const Rounds& rounds, const Contender& contender, const CallKind& kind,
-                   double seconds, double floor) {
+                   double seconds, double floor, double predicted) {
   Record r = contender_record("call", problem, contender);
   r["call"] = kind.call;
   r["k"] = kind.k;
@@ -101,7 +101,24 @@ Record call_record(const Problem& problem, const Rounds& rounds, const Contender
   r["bound_seconds"] = floor;
   r["ratio"] = floor > 0 ? seconds / floor : 0.0;
   r["overhead_seconds"] = seconds - floor;
+  r["predicted_seconds"] = predicted;
+  r["measured_over_predicted"] = predicted > 0 ? seconds / predicted : 0.0;
   return r;
+}
+
+/// The model's time for every contender and k, slowest rank: [contender][k].
+std::map<std::pair<std::size_t, std::size_t>, double> predictions(const std::vector<Contender>& contenders,
+                                                                  std::size_t entries,
+                                                                  const detail::CostModel& model, MPI_Comm comm) {
+  std::map<std::pair<std::size_t, std::size_t>, double> out;
+  for (std::size_t c = 0; c < contenders.size(); ++c) {
+    const Stats& stats = contenders[c].handle.stats();
+    for (const CallKind& kind : call_kinds())
+      if (!out.count({c, kind.k}))
+        out[{c, kind.k}] = model.predict(stats.method, stats.stages, sizeof(double), kind.k, entries);
+  }
+  for (auto& [key, seconds] : out) seconds = max_over_ranks(seconds, comm);
+  return out;
 }
 
 /// Setup time (slowest rank) and memory (fullest rank) of every contender.
@@ -122,7 +139,8 @@ void add_setup_records(const Problem& problem, const std::vector<Contender>& con
 
 }  // namespace
 
-std::vector<Record> measure(const Problem& problem, const Rounds& rounds, MPI_Comm comm) {
+std::vector<Record> measure(const Problem& problem, const Rounds& rounds, const detail::CostModel& model,
+                            MPI_Comm comm) {
   // 1. Contenders: a handle per method, and auto.
   std::vector<Contender> contenders = build_contenders(problem.ids, comm);
   const auto pairwise = std::find_if(contenders.begin(), contenders.end(),
@@ -147,10 +165,11 @@ std::vector<Record> measure(const Problem& problem, const Rounds& rounds, MPI_Co
       records.push_back(bound_record(problem, rounds, slots[p], seconds[p], bounds, comm));
       if (slots[p].bound != "round") floor[slots[p].k] += seconds[p];
     }
+    const auto predicted = predictions(contenders, problem.ids.size(), model, comm);
     for (std::size_t p = 0; p < slots.size(); ++p)
       if (slots[p].bound.empty())
         records.push_back(call_record(problem, rounds, contenders[slots[p].contender], slots[p].kind, seconds[p],
-                                      floor[slots[p].k]));
+                                      floor[slots[p].k], predicted.at({slots[p].contender, slots[p].k})));
   }
   MPI_Comm_free(&bound_comm);
   add_setup_records(problem, contenders, comm, records);

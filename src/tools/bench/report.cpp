@@ -23,12 +23,13 @@ namespace {
 using nlohmann::ordered_json;
 
 /// Every field a record can have, in the order of docs/performance.md (the CSV columns).
-constexpr std::array<const char*, 34> fields = {
+constexpr std::array<const char*, 43> fields = {
     "kind", "method", "chosen", "call", "k", "mode", "bound", "ranks", "entries_per_rank", "elements",
     "box_elements", "order", "dim", "input", "repeats", "calls", "median_seconds", "bound_seconds", "ratio",
     "overhead_seconds", "seconds", "auto_seconds", "handle_bytes", "buffer_bytes", "bytes", "messages",
     "root", "block_bytes", "rounds", "rounds_formula", "messages_formula", "bytes_formula", "header_bytes",
-    "equal_to_mpi"};
+    "equal_to_mpi", "stages", "stages_formula", "largest_message_bytes", "predicted_seconds",
+    "measured_over_predicted", "probe", "link", "message_bytes", "model_seconds"};
 
 std::string utc_now() {
   const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());

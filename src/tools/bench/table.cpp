@@ -86,6 +86,26 @@ std::string calls_section(const std::vector<Record>& records) {
   return text + "\n";
 }
 
+/// The model's prediction for every call and contender, and measured / predicted.
+std::string model_section(const ordered_json& metadata, const std::vector<Record>& records) {
+  const std::vector<std::string> labels = distinct(records, "call", call_label);
+  const std::vector<std::string> contenders = distinct(records, "call", contender_label);
+  std::string text = "the alpha-beta model (" + text_of(metadata, "model") +
+                     "), us per call; x: measured / predicted\n";
+  text += cell("  %-24s", "kind");
+  for (const std::string& c : contenders) text += cell("%28s", c.c_str());
+  for (const std::string& label : labels) {
+    text += cell("\n  %-24s", label.c_str());
+    for (const std::string& c : contenders) {
+      const Record* r = find(records, [&](const Record& x) {
+        return x.at("kind") == "call" && call_label(x) == label && contender_label(x) == c;
+      });
+      text += cell("%19.2f %7.2fx", 1e6 * number(*r, "predicted_seconds"), number(*r, "measured_over_predicted"));
+    }
+  }
+  return text + "\n";
+}
+
 std::string setup_section(const std::vector<Record>& records) {
   std::string text = "setup (slowest rank) and memory (fullest rank)\n";
   text += cell("  %-22s %10s %10s %12s %12s\n", "contender", "setup ms", "auto ms", "handle KiB", "buffers KiB");
@@ -116,8 +136,9 @@ std::string header(const ordered_json& metadata, const std::vector<Record>& reco
 }  // namespace
 
 std::string table_text(const ordered_json& metadata, const std::vector<Record>& records) {
-  return header(metadata, records) + "\n" + bounds_section(records) + "\n" + calls_section(records) + "\n" +
-         setup_section(records);
+  std::string text = header(metadata, records) + "\n" + bounds_section(records) + "\n" + calls_section(records) + "\n";
+  if (metadata.contains("model")) text += model_section(metadata, records) + "\n";
+  return text + setup_section(records);
 }
 
 }  // namespace gsr::tools::bench

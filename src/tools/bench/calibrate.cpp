@@ -1,0 +1,239 @@
+// tools/bench/calibrate.cpp — see calibrate.hpp.
+#include "tools/bench/calibrate.hpp"
+
+#include "tools/bench/bounds.hpp"
+
+#include <gsr/error.hpp>
+#include <gsr/handle.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <utility>
+
+namespace gsr::tools::bench {
+namespace {
+
+using nlohmann::ordered_json;
+
+/// Message sizes of the probes, bytes.
+const std::vector<std::size_t> probe_sizes = {0, 8, 64, 512, 4096, 32768, 262144, 1048576};
+constexpr int window = 8;      // messages in flight in the streaming probe
+constexpr int probe_tag = 77;  // on a duplicate communicator of its own
+
+/// Least squares of t = a + b n with each point weighted by 1 / t^2, so small and large
+/// messages count alike (relative errors). Returns {a, b}.
+std::pair<double, double> fit(const std::vector<std::size_t>& n, const std::vector<double>& t) {
+  double sw = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
+  for (std::size_t i = 0; i < n.size(); ++i) {
+    const double w = 1.0 / std::max(t[i] * t[i], 1e-30);
+    const double x = static_cast<double>(n[i]);
+    sw += w;
+    sx += w * x;
+    sy += w * t[i];
+    sxx += w * x * x;
+    sxy += w * x * t[i];
+  }
+  const double det = sw * sxx - sx * sx;
+  const double b = det != 0 ? (sw * sxy - sx * sy) / det : 0;
+  return {(sy - b * sx) / sw, b};
+}
+
+/// One probe between rank 0 and `partner` (the other ranks wait in the barriers of
+/// time_rounds): ping-pong (round trip / 2) or streaming (per message of a window).
+struct LinkProbe {
+  MPI_Comm comm;
+  int rank, partner;
+  std::size_t bytes;
+  bool streaming;
+  std::vector<char> out, in;
+
+  void operator()() {
+    if (rank != 0 && rank != partner) return;
+    const int peer = rank == 0 ? partner : 0;
+    const int count = static_cast<int>(bytes);
+    if (!streaming) {
+      if (rank == 0) {
+        MPI_Send(out.data(), count, MPI_BYTE, peer, probe_tag, comm);
+        MPI_Recv(in.data(), count, MPI_BYTE, peer, probe_tag, comm, MPI_STATUS_IGNORE);
+      } else {
+        MPI_Recv(in.data(), count, MPI_BYTE, peer, probe_tag, comm, MPI_STATUS_IGNORE);
+        MPI_Send(out.data(), count, MPI_BYTE, peer, probe_tag, comm);
+      }
+      return;
+    }
+    MPI_Request requests[window];
+    char ack = 0;
+    if (rank == 0) {
+      for (int i = 0; i < window; ++i) MPI_Isend(out.data(), count, MPI_BYTE, peer, probe_tag, comm, &requests[i]);
+      MPI_Waitall(window, requests, MPI_STATUSES_IGNORE);
+      MPI_Recv(&ack, 1, MPI_BYTE, peer, probe_tag + 1, comm, MPI_STATUS_IGNORE);
+    } else {
+      for (int i = 0; i < window; ++i)
+        MPI_Irecv(in.data() + static_cast<std::size_t>(i) * bytes, count, MPI_BYTE, peer, probe_tag, comm, &requests[i]);
+      MPI_Waitall(window, requests, MPI_STATUSES_IGNORE);
+      MPI_Send(&ack, 1, MPI_BYTE, peer, probe_tag + 1, comm);
+    }
+  }
+};
+
+struct LinkFit {
+  std::string link;  // "intra_node" or "inter_node"
+  int partner = -1;
+  double alpha = 0, beta = 0;
+  std::vector<double> ping_pong, streamed;  // seconds per message, per probe size
+};
+
+/// Measures the link from rank 0 to `partner` (every rank calls, with the same partner).
+LinkFit measure_link(const std::string& link, int partner, const Rounds& rounds, MPI_Comm comm) {
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  std::vector<std::unique_ptr<LinkProbe>> probes;
+  std::vector<std::vector<Probe>> groups;
+  for (const std::size_t bytes : probe_sizes)
+    for (const bool streaming : {false, true}) {
+      auto* p = probes
+                    .emplace_back(std::make_unique<LinkProbe>(LinkProbe{
+                        comm, rank, partner, bytes, streaming, std::vector<char>(std::max<std::size_t>(bytes, 1), 1),
+                        std::vector<char>(std::max<std::size_t>(bytes * window, 1))}))
+                    .get();
+      groups.push_back({[p] { (*p)(); }});
+    }
+  const std::vector<double> medians = time_rounds(groups, rounds, comm);
+  LinkFit f;
+  f.link = link;
+  f.partner = partner;
+  for (std::size_t s = 0; s < probe_sizes.size(); ++s) {
+    f.ping_pong.push_back(medians[2 * s] / 2);         // one way
+    f.streamed.push_back(medians[2 * s + 1] / window);  // per message of the window
+  }
+  f.alpha = std::max(fit(probe_sizes, f.ping_pong).first, 1e-9);
+  f.beta = std::max(fit(probe_sizes, f.streamed).second, 1e-13);
+  return f;
+}
+
+/// Seconds per value of the local pass (this rank's box share, ids offset so no other rank
+/// holds them) and of the stream bound on as many values, slowest rank.
+std::pair<double, double> measure_local(const Problem& problem, const Rounds& rounds, MPI_Comm comm) {
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  std::int64_t largest = 0;
+  for (const std::int64_t id : problem.ids) largest = std::max(largest, id < 0 ? -id : id);
+  MPI_Allreduce(MPI_IN_PLACE, &largest, 1, MPI_INT64_T, MPI_MAX, comm);
+  std::vector<std::int64_t> own(problem.ids);
+  for (std::int64_t& id : own)
+    if (id > 0) id += static_cast<std::int64_t>(rank) * largest;
+  SetupOptions options;
+  options.method = Method::pairwise;  // nothing is shared: no method sends anything
+  Handle handle(own, comm, options);
+  std::vector<double> u(own.size(), 0.0);
+  StreamBound stream(own.size());
+  const std::vector<double> medians =
+      time_rounds({{[&] { handle.apply(std::span<double>(u), Op::add); }}, {[&] { stream(); }}}, rounds, comm);
+  const double values = static_cast<double>(std::max<std::size_t>(own.size(), 1));
+  return {medians[0] / values, medians[1] / values};
+}
+
+ordered_json link_json(const LinkFit& f) {
+  ordered_json j;
+  j["partner"] = f.partner;
+  j["alpha_seconds"] = f.alpha;
+  j["beta_seconds_per_byte"] = f.beta;
+  return j;
+}
+
+template <class... Args>
+std::string cell(const char* pattern, Args... args) {
+  char text[512];
+  std::snprintf(text, sizeof text, pattern, args...);
+  return text;
+}
+
+}  // namespace
+
+Calibration calibrate(const Problem& problem, const Rounds& rounds, MPI_Comm comm) {
+  int rank = 0, ranks = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &ranks);
+  if (ranks < 2)
+    throw Error(ErrorCode::invalid_argument,
+                "gsr-bench --calibrate needs at least 2 ranks (it measures messages between them)");
+
+  // Who shares rank 0's node: the lowest other rank there, and the lowest rank elsewhere.
+  MPI_Comm node = MPI_COMM_NULL;
+  MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+  int node_leader = rank;  // the lowest rank of comm on this rank's node
+  MPI_Allreduce(MPI_IN_PLACE, &node_leader, 1, MPI_INT, MPI_MIN, node);
+  MPI_Comm_free(&node);
+  int intra = ranks, inter = ranks;  // candidates, reduced with MPI_MIN
+  if (rank != 0 && node_leader == 0) intra = rank;
+  if (node_leader != 0) inter = rank;
+  MPI_Allreduce(MPI_IN_PLACE, &intra, 1, MPI_INT, MPI_MIN, comm);
+  MPI_Allreduce(MPI_IN_PLACE, &inter, 1, MPI_INT, MPI_MIN, comm);
+
+  MPI_Comm probes = MPI_COMM_NULL;
+  MPI_Comm_dup(comm, &probes);
+  std::vector<LinkFit> links;
+  if (intra < ranks) links.push_back(measure_link("intra_node", intra, rounds, probes));
+  if (inter < ranks) links.push_back(measure_link("inter_node", inter, rounds, probes));
+  MPI_Comm_free(&probes);
+  const auto [local, stream] = measure_local(problem, rounds, comm);
+
+  Calibration out;
+  const LinkFit& used = links.back();  // inter-node where there is one
+  ordered_json& m = out.machine;
+  m["format"] = "gsr-machine";
+  m["version"] = 1;
+  m["alpha_seconds"] = used.alpha;
+  m["beta_seconds_per_byte"] = used.beta;
+  m["local_seconds_per_value"] = local;
+  m["link"] = used.link;
+  for (const LinkFit& f : links) m[f.link] = link_json(f);
+  m["stream_seconds_per_value"] = stream;
+  m["ranks"] = ranks;
+  m["problem"] = problem.describe();
+
+  for (const LinkFit& f : links)
+    for (std::size_t s = 0; s < probe_sizes.size(); ++s)
+      for (const bool streaming : {false, true}) {
+        Record r = make_record("calibration", problem);
+        r["probe"] = streaming ? "streaming" : "ping_pong";
+        r["link"] = f.link;
+        r["message_bytes"] = probe_sizes[s];
+        r["median_seconds"] = streaming ? f.streamed[s] : f.ping_pong[s];
+        const double model = f.alpha + f.beta * static_cast<double>(probe_sizes[s]);
+        r["model_seconds"] = model;
+        out.records.push_back(std::move(r));
+      }
+  return out;
+}
+
+std::string calibration_table(const ordered_json& metadata, const Calibration& c) {
+  const ordered_json& m = c.machine;
+  std::string text = cell("gsr-bench --calibrate: %d ranks, %s\n", metadata.at("ranks").get<int>(),
+                          metadata.at("problem").get<std::string>().c_str());
+  text += cell("  %s (%u CPUs), %s, %s\n\n", metadata.at("cpu_model").get<std::string>().c_str(),
+               metadata.at("cpus").get<unsigned>(), metadata.at("mpi_library").get<std::string>().c_str(),
+               metadata.at("date").get<std::string>().c_str());
+  text += "messages: one-way seconds per message, measured and alpha + beta n\n";
+  text += cell("  %-11s %10s %14s %14s %14s %14s\n", "link", "bytes", "ping-pong us", "streamed us", "model us",
+               "pp / model");
+  for (std::size_t i = 0; i + 1 < c.records.size(); i += 2) {
+    const Record& pp = c.records[i];
+    const Record& st = c.records[i + 1];
+    const double model = pp.at("model_seconds").get<double>();
+    text += cell("  %-11s %10llu %14.3f %14.3f %14.3f %13.2fx\n", pp.at("link").get<std::string>().c_str(),
+                 pp.at("message_bytes").get<unsigned long long>(), 1e6 * pp.at("median_seconds").get<double>(),
+                 1e6 * st.at("median_seconds").get<double>(), 1e6 * model,
+                 pp.at("median_seconds").get<double>() / model);
+  }
+  text += cell("\nalpha = %.3f us per message, beta = %.4f ns per byte (%.2f GB/s), from the %s link\n",
+               1e6 * m.at("alpha_seconds").get<double>(), 1e9 * m.at("beta_seconds_per_byte").get<double>(),
+               1e-9 / m.at("beta_seconds_per_byte").get<double>(), m.at("link").get<std::string>().c_str());
+  text += cell("local pass: %.3f ns per value (stream bound: %.3f ns per value)\n",
+               1e9 * m.at("local_seconds_per_value").get<double>(), 1e9 * m.at("stream_seconds_per_value").get<double>());
+  return text;
+}
+
+}  // namespace gsr::tools::bench
