@@ -434,9 +434,14 @@ TEST(CatalogueSetup, OptionsAndEnvironment) {
 
 // ---- MPI and internal errors --------------------------------------------------------------
 
-// A communicator that has been freed: MPI refuses it, gsr reports E-MPI (MPI_COMM_WORLD's
-// and MPI_COMM_SELF's handlers return errors here, else MPICH would abort first).
+// A communicator that has been freed: MPICH refuses it, gsr reports E-MPI (MPI_COMM_WORLD's
+// and MPI_COMM_SELF's handlers return errors here, else MPICH would abort first). Using a
+// freed handle is erroneous in MPI and only implementations that check handles can say so:
+// Open MPI's handles are pointers, and it reads the freed memory (a crash, not an error).
 TEST(CatalogueMpi, FreedCommunicator) {
+#ifndef MPICH_VERSION
+  GTEST_SKIP() << "this MPI does not check communicator handles; a freed one is undefined behaviour";
+#endif
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
   MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
   const std::vector<std::int64_t> ids = my_ids();
