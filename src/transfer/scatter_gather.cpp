@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <exception>
 #include <limits>
 #include <memory>
 #include <string>
@@ -117,15 +118,22 @@ constexpr std::size_t pack_limit = 16 * 1024;
 using Storage = std::unique_ptr<std::byte[]>;
 
 /// The caller's storage for `count` values, from make_room. Should it give NULL for a
-/// non-empty result, the values still have to be received (the sender is waiting for them),
-/// so they land in `scratch` and `lost` says to report E-SG-NO-ROOM once the call is over.
+/// non-empty result, or throw, the values still have to be received (the sender is waiting
+/// for them), so they land in `scratch`, and once the call's messages are done check()
+/// reports E-SG-NO-ROOM or rethrows what make_room threw.
 struct Room {
   std::byte* at = nullptr;
   Storage scratch;
   std::size_t lost = 0;  // values received with nowhere to go
+  std::exception_ptr thrown;
 
   void ask(const std::function<void*(std::size_t)>& make_room, std::size_t count, std::size_t value_bytes) {
-    at = static_cast<std::byte*>(make_room(count));
+    try {
+      at = static_cast<std::byte*>(make_room(count));
+    } catch (...) {
+      thrown = std::current_exception();
+      at = nullptr;
+    }
     if (at == nullptr && count > 0) {
       scratch.reset(new std::byte[count * value_bytes]);
       at = scratch.get();
@@ -133,8 +141,10 @@ struct Room {
     }
   }
 
-  /// Throws E-SG-NO-ROOM if make_room failed the caller; after the call's messages are done.
+  /// Throws E-SG-NO-ROOM (or make_room's own exception) if make_room failed the caller;
+  /// call it after the call's messages are done.
   void check(const char* what, std::size_t value_bytes) const {
+    if (thrown) std::rethrow_exception(thrown);
     if (lost > 0)
       throw Error(ErrorCode::invalid_argument, std::string("gsr: ") + what + ": make_room returned NULL for " +
                                                    std::to_string(lost) + " values of " + std::to_string(value_bytes) +

@@ -17,6 +17,7 @@
 #include <functional>
 #include <limits>
 #include <numeric>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -180,6 +181,40 @@ TEST(ScatterGatherErrors, NoRoomForWhatArrived) {
   const auto gather = [&] { gsr::gather_bytes(&value, 1, sizeof value, victim, MPI_COMM_WORLD, room); };
   if (me == victim) gsr_errors::expect_entry("E-SG-NO-ROOM", gather, "gather");
   else EXPECT_NO_THROW(gather());
+  expect_good_scatter_after();
+}
+
+TEST(ScatterGatherErrors, MakeRoomThrows) {
+  // make_room throws on one rank (a leaf of the scatter, then the gather's root): the
+  // messages still complete (no rank waits), that rank gets make_room's exception, the
+  // others finish normally, and the next call works. Blocks over 16 KiB travel apart from
+  // their header, so the sender really waits for the receive.
+  const int ranks = world_size();
+  const int me = world_rank();
+  const int victim = ranks - 1;
+  constexpr std::size_t m = 8192;  // 64 KiB of doubles per rank
+  std::vector<double> all(m * static_cast<std::size_t>(ranks), 0.5);
+  const std::vector<std::int64_t> counts(static_cast<std::size_t>(ranks), static_cast<std::int64_t>(m));
+  std::vector<double> mine;
+  const auto room = [&](std::size_t n) -> void* {
+    if (me == victim) throw std::runtime_error("no room here");
+    mine.resize(n);
+    return mine.data();
+  };
+  const auto scatter = [&] { gsr::scatter_bytes(all.data(), all.size(), counts, sizeof(double), 0, MPI_COMM_WORLD, room); };
+  const auto gather = [&] { gsr::gather_bytes(all.data(), m, sizeof(double), victim, MPI_COMM_WORLD, room); };
+  for (const auto& call : {std::function<void()>(scatter), std::function<void()>(gather)}) {
+    if (me == victim) {
+      try {
+        call();
+        ADD_FAILURE() << "rank " << me << ": make_room's exception was not passed on";
+      } catch (const std::runtime_error& e) {
+        EXPECT_STREQ(e.what(), "no room here");
+      }
+    } else {
+      EXPECT_NO_THROW(call());
+    }
+  }
   expect_good_scatter_after();
 }
 
