@@ -272,21 +272,44 @@ void record(TreeStats& stats, int round, int peer, bool sent, std::size_t blocks
 
 int absolute(int relative, int root, int ranks) { return (relative + root) % ranks; }
 
+/// `comm`, once it is known not to be MPI_COMM_NULL (E-SG-COMM-NULL otherwise).
+MPI_Comm usable(MPI_Comm comm, const char* what) {
+  detail::require_communicator(comm, what);
+  return comm;
+}
+
+/// What scatter and gather share before their first message: the call's own duplicate of
+/// `comm`, every rank's arguments checked and agreed on (the root and value size, room for
+/// the result, and `own_checks`, the call's own), then the root and value size compared
+/// across ranks; and this rank's place in the tree, relative to the root.
+struct TreeCall {
+  detail::OwnedComm own;
+  MPI_Comm comm = MPI_COMM_NULL;
+  int rank = 0, ranks = 1, relative = 0;
+  std::vector<TreeStep> steps;  // the scatter's order
+
+  template <class Checks>
+  TreeCall(const char* what, MPI_Comm user, int root, std::size_t value_bytes,
+           const std::function<void*(std::size_t)>& make_room, Checks&& own_checks)
+      : own(usable(user, what)), comm(own.get()), rank(own.rank()), ranks(own.size()) {
+    detail::collectively(comm, [&] {
+      check_root_and_size(what, root, ranks, value_bytes);
+      check_room(what, make_room);
+      own_checks(rank, ranks);
+    });
+    agree_on_root(comm, what, root, value_bytes);
+    relative = (rank - root + ranks) % ranks;
+    steps = detail::scatter_steps(relative, ranks);
+  }
+};
+
 }  // namespace
 
 ScatterResult scatter_bytes(const void* data, std::size_t data_length, std::span<const std::int64_t> counts,
                             std::size_t value_bytes, int root, MPI_Comm comm,
                             const std::function<void*(std::size_t count)>& make_room) {
   constexpr const char* what = "scatter";
-  detail::require_communicator(comm, what);
-  detail::OwnedComm own(comm);
-  const MPI_Comm c = own.get();
-  const int rank = own.rank();
-  const int ranks = own.size();
-
-  detail::collectively(c, [&] {
-    check_root_and_size(what, root, ranks, value_bytes);
-    check_room(what, make_room);
+  const TreeCall call(what, comm, root, value_bytes, make_room, [&](int rank, int ranks) {
     if (rank != root) return;
     if (counts.size() != static_cast<std::size_t>(ranks))
       fail(ErrorCode::invalid_argument, what,
@@ -309,12 +332,11 @@ ScatterResult scatter_bytes(const void* data, std::size_t data_length, std::span
       fail(ErrorCode::invalid_argument, what, "the root's data is NULL but the counts add up to " +
                                                   std::to_string(total) + " values");
   });
-  agree_on_root(c, what, root, value_bytes);
-
+  const MPI_Comm c = call.comm;
+  const int rank = call.rank, ranks = call.ranks;
+  const std::vector<TreeStep>& steps = call.steps;
   ScatterResult result;
   result.stats.tree_rounds = detail::tree_rounds(ranks);
-  const int relative = (rank - root + ranks) % ranks;
-  const std::vector<TreeStep> steps = detail::scatter_steps(relative, ranks);
 
   // What this rank holds: on the root every block of the caller's data (relative rank u is
   // rank root + u); elsewhere, once it arrives, the bundle from the parent, whose blocks go
@@ -441,15 +463,7 @@ void gather_at_root(const Holding& own, const std::vector<TreeStep>& steps, std:
 GatherResult gather_bytes(const void* data, std::int64_t count, std::size_t value_bytes, int root, MPI_Comm comm,
                           const std::function<void*(std::size_t total)>& make_room) {
   constexpr const char* what = "gather";
-  detail::require_communicator(comm, what);
-  detail::OwnedComm own(comm);
-  const MPI_Comm c = own.get();
-  const int rank = own.rank();
-  const int ranks = own.size();
-
-  detail::collectively(c, [&] {
-    check_root_and_size(what, root, ranks, value_bytes);
-    check_room(what, make_room);
+  const TreeCall call(what, comm, root, value_bytes, make_room, [&](int, int) {
     if (count < 0) fail(ErrorCode::invalid_argument, what, "count = " + std::to_string(count) + " is negative");
     if (!fits(static_cast<std::size_t>(count), value_bytes))
       fail(ErrorCode::invalid_argument, what,
@@ -458,12 +472,11 @@ GatherResult gather_bytes(const void* data, std::int64_t count, std::size_t valu
     if (count > 0 && data == nullptr)
       fail(ErrorCode::invalid_argument, what, "data is NULL but count is " + std::to_string(count));
   });
-  agree_on_root(c, what, root, value_bytes);
-
+  const MPI_Comm c = call.comm;
+  const int rank = call.rank, ranks = call.ranks, relative = call.relative;
   GatherResult result;
   result.stats.tree_rounds = detail::tree_rounds(ranks);
-  const int relative = (rank - root + ranks) % ranks;
-  std::vector<TreeStep> steps = detail::scatter_steps(relative, ranks);
+  std::vector<TreeStep> steps = call.steps;
   std::reverse(steps.begin(), steps.end());
   Holding held;  // this rank's block, then those its children bring
   held.first = relative;
