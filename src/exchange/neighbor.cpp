@@ -42,7 +42,7 @@ struct NeighborExchange::Scratch final : MethodScratch {
 };
 
 NeighborExchange::NeighborExchange(const ExchangeInputs& in)
-    : routes_(in), graph_(neighbor_graph(in.comm, routes_.neighbor_ranks)), blocks_(graph_.get()) {}
+    : RoutedExchange(in), graph_(neighbor_graph(in.comm, routes_.neighbor_ranks)), blocks_(graph_.get()) {}
 
 std::vector<int> NeighborExchange::awaited(const Workspace& ws) const {
   return ws.done ? std::vector<int>{} : routes_.neighbor_ranks;

@@ -15,16 +15,12 @@
 
 namespace gsr::detail {
 
-class NeighborExchange final : public Exchange {
+class NeighborExchange final : public RoutedExchange {
 public:
-  /// Collective over inputs.comm (creates the graph communicator).
+  /// Collective over inputs.comm (creates the graph communicators).
   explicit NeighborExchange(const ExchangeInputs& inputs);
 
   Method method() const noexcept override { return Method::neighbor; }
-  std::vector<StageStats> stages() const override { return routes_.stages(); }
-  std::vector<MessageStats> messages() const override { return routes_.messages(); }
-  int neighbors() const noexcept override { return static_cast<int>(routes_.neighbor_ranks.size()); }
-  std::size_t bytes() const noexcept override { return routes_.bytes(); }
   std::vector<int> awaited(const Workspace& ws) const override;
 
 private:
@@ -37,7 +33,6 @@ private:
   void post_blocks(Workspace& ws, Scratch& sc);
   void release_requests(Workspace&) noexcept override {}  // a collective's request cannot be freed
 
-  NeighborRoutes routes_;
   OwnedComm graph_;   // the announcements' collectives
   OwnedComm blocks_;  // the blocks' collectives: a duplicate of graph_, so each kind of
                       // collective keeps its own order (see neighbor.cpp)

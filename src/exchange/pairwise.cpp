@@ -87,7 +87,7 @@ std::vector<StageStats> NeighborRoutes::stages() const {
   return {StageStats{neighbor_ranks.size(), neighbor_groups.items.size()}};
 }
 
-PairwiseExchange::PairwiseExchange(const ExchangeInputs& in) : comm_(in.comm), routes_(in) {}
+PairwiseExchange::PairwiseExchange(const ExchangeInputs& in) : RoutedExchange(in), comm_(in.comm) {}
 
 std::vector<int> PairwiseExchange::awaited(const Workspace& ws) const {
   std::vector<int> ranks;

@@ -31,15 +31,26 @@ private:
   std::size_t neighbor_index(int rank) const;
 };
 
-class PairwiseExchange final : public Exchange {
+/// A method that moves NeighborRoutes' messages (pairwise, neighbor): the statistics are the
+/// routes'; how the messages travel is the subclass's.
+class RoutedExchange : public Exchange {
 public:
-  explicit PairwiseExchange(const ExchangeInputs& inputs);
+  explicit RoutedExchange(const ExchangeInputs& inputs) : routes_(inputs) {}
 
-  Method method() const noexcept override { return Method::pairwise; }
   std::vector<StageStats> stages() const override { return routes_.stages(); }
   std::vector<MessageStats> messages() const override { return routes_.messages(); }
   int neighbors() const noexcept override { return static_cast<int>(routes_.neighbor_ranks.size()); }
   std::size_t bytes() const noexcept override { return routes_.bytes(); }
+
+protected:
+  NeighborRoutes routes_;
+};
+
+class PairwiseExchange final : public RoutedExchange {
+public:
+  explicit PairwiseExchange(const ExchangeInputs& inputs);
+
+  Method method() const noexcept override { return Method::pairwise; }
   std::vector<int> awaited(const Workspace& ws) const override;
 
 private:
@@ -47,7 +58,6 @@ private:
   bool advance(Workspace& ws) override;
 
   MPI_Comm comm_;
-  NeighborRoutes routes_;
   CallTags tags_;
 };
 
