@@ -24,10 +24,16 @@ std::vector<TransferRoundStats> transfer_crystal_router(MPI_Comm comm, const Out
   const int me = comm_rank(comm), ranks = comm_size(comm);
   const std::size_t w = out.record_bytes;
 
+  // Every record with its envelope, written in place (no per-record growth).
   EnvelopedRecords held(w);
-  held.reserve(out.count);
-  for (std::size_t i = 0; i < out.count; ++i)
-    held.push(Envelope{me, out.destinations[i]}, out.records + i * w);
+  const std::size_t stride = held.stride();
+  held.resize_bytes(out.count * stride);
+  for (std::size_t i = 0; i < out.count; ++i) {
+    std::byte* at = held.data() + i * stride;
+    const Envelope e{me, out.destinations[i]};
+    std::memcpy(at, &e, sizeof e);
+    if (w > 0) std::memcpy(at + sizeof e, out.records + i * w, w);
+  }
 
   std::vector<TransferRoundStats> rounds;
   const std::vector<RouterStageShape> shapes = router_stage_shapes(me, ranks);
@@ -35,10 +41,20 @@ std::vector<TransferRoundStats> transfer_crystal_router(MPI_Comm comm, const Out
     const RouterStageShape& shape = shapes[d];
     const int tag = first_stage_tag + static_cast<int>(d);
     const bool lower = me < shape.mid;
+    // Split in two passes: count, then copy each record once into buffers of final size.
+    const std::size_t n = held.size();
+    std::size_t leaving = 0;
+    for (std::size_t i = 0; i < n; ++i) leaving += (held.envelope(i).destination < shape.mid) != lower;
     EnvelopedRecords going(w), staying(w);
-    for (std::size_t i = 0; i < held.size(); ++i) {
-      const bool dest_lower = held.envelope(i).destination < shape.mid;
-      (dest_lower == lower ? staying : going).append(held.data() + i * held.stride(), 1);
+    going.resize_bytes(leaving * stride);
+    staying.resize_bytes((n - leaving) * stride);
+    std::byte* to_go = going.data();
+    std::byte* to_stay = staying.data();
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::byte* record = held.data() + i * stride;
+      std::byte*& into = (held.envelope(i).destination < shape.mid) != lower ? to_go : to_stay;
+      std::memcpy(into, record, stride);
+      into += stride;
     }
     TransferRoundStats round;
     std::vector<MPI_Request> send;
