@@ -65,7 +65,6 @@ public:
   void reserve(std::size_t n) { bytes_.reserve(n * stride()); }
   void resize_bytes(std::size_t bytes) { bytes_.resize(bytes); }
   void clear() noexcept { bytes_.clear(); }
-  void push(const Envelope& e, const std::byte* record);
   void append(const std::byte* enveloped, std::size_t n);  // n records already enveloped
 
 private:

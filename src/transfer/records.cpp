@@ -22,13 +22,6 @@ Envelope EnvelopedRecords::envelope(std::size_t i) const noexcept {
   return e;
 }
 
-void EnvelopedRecords::push(const Envelope& e, const std::byte* record) {
-  const std::size_t at = bytes_.size();
-  bytes_.resize(at + stride());
-  std::memcpy(bytes_.data() + at, &e, sizeof e);
-  if (record_bytes_ > 0) std::memcpy(bytes_.data() + at + sizeof e, record, record_bytes_);
-}
-
 void EnvelopedRecords::append(const std::byte* enveloped, std::size_t n) {
   if (n == 0) return;
   bytes_.insert(bytes_.end(), enveloped, enveloped + n * stride());
