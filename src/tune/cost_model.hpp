@@ -40,7 +40,7 @@ struct CostModel {
 /// unreadable, not JSON, not a gsr-machine file, or a value missing, not a number or <= 0.
 CostModel machine_model_from_environment();
 
-/// Reads a machine file (docs/scaling.md, "Machine file"); errors as above.
+/// Reads a machine file (docs/scaling.md, "Calibration"); errors as above.
 CostModel read_machine_file(const std::string& path);
 
 }  // namespace gsr::detail

@@ -1,0 +1,231 @@
+// tools/model/gsr_model.cpp — the gsr-model command: predicts the time per call of every
+// exchange method at rank counts up to 10^5 and beyond, in one process and without MPI
+// communication, from the exact per-rank plan statistics of P virtual ranks
+// (src/model/, docs/scaling.md).
+//
+//   gsr-model --elements-per-rank 64 --order 7 --ranks 2,4,...,131072 --json weak.json
+//   gsr-model --elements 262144 --partition slab --ranks-max 100000 --csv strong.csv
+//   gsr-model --mesh meshes/box2d.h5 --ranks 2,3,4
+//   gsr-model --mesh meshes/box3d_periodic_z.h5 --mesh-partition file
+//
+// Exit codes: 0 done, 2 the mesh or machine file cannot be read or an output file cannot be
+// written; command-line mistakes give CLI11's codes.
+#include "model/predict.hpp"
+#include "tools/model/problem.hpp"
+
+#include <gsr/error.hpp>
+#include <gsr/types.hpp>
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+#include <mpi.h>
+
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+namespace {
+
+using namespace gsr::tools::model;
+using gsr::model::MethodSummary;
+
+struct Arguments {
+  std::string box = "3d", partition = "cube", periodic;
+  std::int64_t elements_per_rank = 0;
+  std::vector<std::int64_t> elements;
+  int order = 7;
+  std::string mesh, mesh_partition = "blocks";
+  std::vector<std::string> ranks;
+  int ranks_max = 0;
+  std::optional<double> alpha, beta;
+  std::string machine, json_path, csv_path;
+};
+
+/// "2,3,4" as given; "a,b,...,c" continues a, b geometrically when b is a multiple of a,
+/// else arithmetically, up to c.
+std::vector<int> parse_ranks(const std::vector<std::string>& items, int ranks_max) {
+  std::vector<long long> out;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    if (items[i] != "...") {
+      out.push_back(std::stoll(items[i]));
+      continue;
+    }
+    if (out.size() < 2 || i + 1 >= items.size())
+      throw CLI::ValidationError("--ranks", "'...' needs two values before it and one after");
+    const long long a = out[out.size() - 2], b = out.back(), last = std::stoll(items[i + 1]);
+    const bool geometric = a > 0 && b > a && b % a == 0;
+    if (!geometric && b <= a) throw CLI::ValidationError("--ranks", "'...' needs an increasing sequence");
+    for (long long next = geometric ? b * (b / a) : b + (b - a); next < last; next = geometric ? next * (b / a) : next + (b - a))
+      out.push_back(next);
+  }
+  if (ranks_max > 0) {
+    for (long long p = 2; p < ranks_max; p *= 2) out.push_back(p);
+    out.push_back(ranks_max);
+  }
+  std::vector<int> ranks;
+  for (long long p : out) {
+    if (p < 2 || p > (1 << 30)) throw CLI::ValidationError("--ranks", "rank counts must be 2 to 2^30, not " + std::to_string(p));
+    ranks.push_back(static_cast<int>(p));
+  }
+  std::sort(ranks.begin(), ranks.end());
+  ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
+  if (ranks.empty()) throw CLI::ValidationError("--ranks", "give --ranks or --ranks-max");
+  return ranks;
+}
+
+/// The model's parameters: defaults, then the machine file, then --alpha / --beta.
+gsr::detail::CostModel model_parameters(const Arguments& args) {
+  gsr::detail::CostModel model;
+  if (!args.machine.empty()) model = gsr::detail::read_machine_file(args.machine);
+  if (args.alpha) model.alpha = *args.alpha;
+  if (args.beta) model.beta = *args.beta;
+  if (args.alpha || args.beta) model.source += ", overridden on the command line";
+  return model;
+}
+
+nlohmann::json summary_json(const MethodSummary& s) {
+  nlohmann::json j = {{"method", std::string(gsr::to_string(s.method))},
+                      {"predicted_seconds", s.seconds},
+                      {"slowest_rank", s.slowest_rank},
+                      {"messages_max", s.messages_max},
+                      {"bytes_max", s.bytes_max},
+                      {"values_max", s.values_max},
+                      {"neighbors_max", s.neighbors_max},
+                      {"neighbors_avg", s.neighbors_avg},
+                      {"stages", s.stages},
+                      {"stage_values_max", s.stage_values_max},
+                      {"setup_messages_max", s.setup_messages_max},
+                      {"setup_bytes_max", s.setup_bytes_max}};
+  if (s.method == gsr::Method::allreduce) j["allreduce_vector_values"] = s.allreduce_slots + 4;
+  return j;
+}
+
+std::string fixed(double value, int precision) {
+  std::ostringstream s;
+  s.setf(std::ios::scientific);
+  s.precision(precision);
+  s << value;
+  return s.str();
+}
+
+int run(const Arguments& args) {
+  ProblemSpec spec;
+  spec.dim = args.box == "2d" ? 2 : 3;
+  spec.order = args.order;
+  spec.partition = args.partition == "slab" ? Partition::slab : Partition::cube;
+  spec.elements_per_rank = args.elements_per_rank;
+  spec.elements = args.elements;
+  for (char axis : args.periodic)
+    if (axis != ',') spec.periodic[static_cast<std::size_t>(axis - 'x')] = true;
+  spec.mesh_path = args.mesh;
+  spec.mesh_own_partition = args.mesh_partition == "file";
+  if (spec.mesh_path.empty() && spec.elements_per_rank == 0 && spec.elements.empty()) spec.elements_per_rank = 64;
+  if (spec.elements.size() > 1 && static_cast<int>(spec.elements.size()) != spec.dim)
+    throw CLI::ValidationError("--elements", "give one total or " + std::to_string(spec.dim) + " counts per axis");
+  if (!spec.mesh_path.empty()) load_mesh(spec);
+  const bool file_ranks = spec.mesh_own_partition && args.ranks.empty() && args.ranks_max == 0;
+  const std::vector<int> ranks =
+      file_ranks ? std::vector<int>{spec.mesh_partition_ranks} : parse_ranks(args.ranks, args.ranks_max);
+  const gsr::detail::CostModel model = model_parameters(args);
+  const std::string& source = model.source;
+
+  nlohmann::json report = {{"tool", "gsr-model"},
+                           {"version", GSR_VERSION},
+                           {"alpha_seconds", model.alpha},
+                           {"beta_seconds_per_byte", model.beta},
+                           {"model_source", source},
+                           {"problem", spec.describe()},
+                           {"scaling", spec.scaling()},
+                           {"sampling", "none: every virtual rank is computed exactly (rows grouped by holder set)"},
+                           {"results", nlohmann::json::array()},
+                           {"skipped", nlohmann::json::array()}};
+  std::ostringstream csv;
+  csv << "scaling,ranks,method,predicted_seconds,slowest_rank,messages_max,bytes_max,values_max,stages,neighbors_max,"
+         "winner\n";
+  std::printf("gsr-model: %s scaling, %s; alpha %.3g s, beta %.3g s/byte (%s)\n", spec.scaling().c_str(),
+              spec.describe().dump().c_str(), model.alpha, model.beta, source.c_str());
+  std::printf("%8s  %-15s %12s %8s %9s %13s %6s %6s  %s\n", "P", "method", "s/call", "slowest", "msgs max",
+              "bytes max", "stages", "nbrs", "winner");
+  for (int P : ranks) {
+    const Instance in = build_instance(spec, P);
+    if (!in.skipped.empty()) {
+      report["skipped"].push_back({{"ranks", P}, {"reason", in.skipped}});
+      std::printf("%8d  skipped: %s\n", P, in.skipped.c_str());
+      continue;
+    }
+    std::vector<MethodSummary> summaries;
+    for (gsr::Method m : gsr::concrete_methods) summaries.push_back(summarize(simulate(m, in.sharing), model));
+    std::size_t best = 0;
+    for (std::size_t i = 1; i < summaries.size(); ++i)
+      if (summaries[i].seconds < summaries[best].seconds) best = i;
+    nlohmann::json result = {{"ranks", P}, {"shape", in.shape}, {"global_shared_ids", in.sharing.global_shared_ids},
+                             {"winner", std::string(gsr::to_string(summaries[best].method))},
+                             {"methods", nlohmann::json::array()}};
+    for (std::size_t i = 0; i < summaries.size(); ++i) {
+      const MethodSummary& s = summaries[i];
+      const std::string name(gsr::to_string(s.method));
+      result["methods"].push_back(summary_json(s));
+      std::printf("%8d  %-15s %12s %8d %9llu %13llu %6zu %6d  %s\n", P, name.c_str(), fixed(s.seconds, 3).c_str(),
+                  s.slowest_rank, static_cast<unsigned long long>(s.messages_max),
+                  static_cast<unsigned long long>(s.bytes_max), s.stages, s.neighbors_max, i == best ? "*" : "");
+      csv << spec.scaling() << ',' << P << ',' << name << ',' << fixed(s.seconds, 6) << ',' << s.slowest_rank << ','
+          << s.messages_max << ',' << s.bytes_max << ',' << s.values_max << ',' << s.stages << ',' << s.neighbors_max
+          << ',' << (i == best ? 1 : 0) << '\n';
+    }
+    report["results"].push_back(std::move(result));
+  }
+  auto write = [](const std::string& path, const std::string& text) {
+    std::ofstream out(path);
+    if (!(out << text)) throw gsr::Error(gsr::ErrorCode::io, "gsr-model: cannot write '" + path + "'");
+  };
+  if (!args.json_path.empty()) write(args.json_path, report.dump(2) + "\n");
+  if (!args.csv_path.empty()) write(args.csv_path, csv.str());
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"gsr-model: predicted time per call of every exchange method for P virtual ranks (docs/scaling.md)"};
+  Arguments args;
+  CLI::Option* mesh = app.add_option("--mesh", args.mesh, "a gsr mesh file, split into contiguous element ranges");
+  app.add_option("--mesh-partition", args.mesh_partition,
+                 "blocks (contiguous element ranges) or file (its /mesh/partition, at its rank count)")
+      ->check(CLI::IsMember({"blocks", "file"}))->needs(mesh)->capture_default_str();
+  app.add_option("--box", args.box, "generated box: 3d or 2d")->check(CLI::IsMember({"3d", "2d"}))->excludes(mesh)
+      ->capture_default_str();
+  CLI::Option* weak = app.add_option("--elements-per-rank", args.elements_per_rank,
+                                     "weak scaling: elements per rank (a near-cubic block; default 64)")
+                          ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 30))->excludes(mesh);
+  app.add_option("--elements", args.elements, "strong scaling: total elements, or one count per axis (a,b[,c])")
+      ->delimiter(',')->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 40))->excludes(mesh)->excludes(weak);
+  app.add_option("--order", args.order, "polynomial order N")->check(CLI::Range(1, 64))->excludes(mesh)
+      ->capture_default_str();
+  app.add_option("--periodic", args.periodic, "periodic axes, e.g. x,z")->check(CLI::IsMember({"x", "y", "z", "x,y", "x,z", "y,z", "x,y,z"}))
+      ->excludes(mesh);
+  app.add_option("--partition", args.partition, "slab (along the last axis) or cube (near-cubic blocks)")
+      ->check(CLI::IsMember({"slab", "cube"}))->excludes(mesh)->capture_default_str();
+  app.add_option("--ranks", args.ranks, "rank counts: 2,3,4 or 2,4,...,131072")->delimiter(',');
+  app.add_option("--ranks-max", args.ranks_max, "powers of two from 2, and this")->check(CLI::Range(2, 1 << 30));
+  app.add_option("--alpha", args.alpha, "seconds per message")->check(CLI::PositiveNumber);
+  app.add_option("--beta", args.beta, "seconds per byte")->check(CLI::PositiveNumber);
+  app.add_option("--machine", args.machine, "JSON machine file: alpha_seconds, beta_seconds_per_byte");
+  app.add_option("--json", args.json_path, "also write the results as JSON to this file");
+  app.add_option("--csv", args.csv_path, "also write the results as CSV to this file");
+  CLI11_PARSE(app, argc, argv);
+  int code = 0;
+  try {
+    code = run(args);
+  } catch (const CLI::Error& e) {
+    code = app.exit(e);
+  } catch (const std::exception& e) {
+    std::cerr << e.what() << '\n';
+    code = 2;
+  }
+  int initialized = 0, finalized = 0;
+  MPI_Initialized(&initialized);
+  MPI_Finalized(&finalized);
+  if (initialized && !finalized) MPI_Finalize();
+  return code;
+}
