@@ -17,7 +17,8 @@ namespace gsr::detail {
 double CostModel::predict(Method method, const std::vector<StageStats>& stages, std::size_t value_bytes,
                           std::size_t k, std::size_t entries) const {
   const double width = static_cast<double>(value_bytes) * static_cast<double>(k);
-  double seconds = local_seconds_per_value * static_cast<double>(entries) * static_cast<double>(k);
+  double seconds =
+      static_cast<double>(entries) * (local_seconds_per_entry + local_seconds_per_value * static_cast<double>(k));
   for (const StageStats& s : stages) {
     const double messages = static_cast<double>(s.messages);
     seconds += alpha * messages + beta * (static_cast<double>(s.values) * width + header_bytes * messages);
@@ -26,6 +27,10 @@ double CostModel::predict(Method method, const std::vector<StageStats>& stages, 
     const double neighbours = static_cast<double>(stages.front().messages);
     seconds += alpha * neighbours + beta * announcement_bytes * neighbours;
   }
+  // A non-blocking collective costs a start-up of its own in the MPI library, even over no
+  // neighbours: the neighbour method posts two per call, allreduce one.
+  if (method == Method::neighbor) seconds += 2 * alpha;
+  if (method == Method::allreduce && !stages.empty()) seconds += alpha;
   return seconds;
 }
 
@@ -65,6 +70,7 @@ CostModel read_machine_file(const std::string& path) {
   CostModel model;
   model.alpha = positive(document, "alpha_seconds", path, true);
   model.beta = positive(document, "beta_seconds_per_byte", path, true);
+  model.local_seconds_per_entry = positive(document, "local_seconds_per_entry", path, false);
   model.local_seconds_per_value = positive(document, "local_seconds_per_value", path, false);
   model.source = path;
   model.calibrated = true;

@@ -1,10 +1,11 @@
 // tune/cost_model.hpp — the alpha-beta cost of a call (docs/scaling.md, "The model"):
 //
-//   T = c_local n k  +  sum over stages ( alpha m_s + beta (8 v_s k + 16 m_s) )
+//   T = n (c_entry + c_value k)  +  sum over stages ( alpha m_s + beta (8 v_s k + 16 m_s) )
 //
 // for a rank with n entries, k components of 8-byte values, and per stage s m_s messages
 // carrying v_s values of one component, each with gsr's 16-byte header. The neighbour
-// method adds its announcements: one 24-byte message per neighbour, one more latency. The
+// method adds its announcements (one 24-byte message per neighbour), and each non-blocking
+// collective a method posts costs one alpha more: two for neighbor, one for allreduce. The
 // local term is the same for every method, so it never changes which wins; it makes the
 // prediction comparable with a measured time. Defaults are a guess for one node; a machine
 // file written by `gsr-bench --calibrate` (GSR_MACHINE=file) replaces them with measured
@@ -22,7 +23,8 @@ namespace gsr::detail {
 struct CostModel {
   double alpha = 2e-6;                    // seconds per message
   double beta = 1e-9;                     // seconds per byte
-  double local_seconds_per_value = 0.0;   // the local pass, per entry and component (0: not modelled)
+  double local_seconds_per_entry = 0.0;   // the local pass: per entry (the index structure) ...
+  double local_seconds_per_value = 0.0;   // ... and per component of each entry (0, 0: not modelled)
   std::string source = "defaults";        // "defaults", or the machine file it came from
   bool calibrated = false;                // read from a machine file
 

@@ -36,24 +36,31 @@ TEST(CostModel, PredictsByHand) {
   CostModel m;
   m.alpha = 1e-6;
   m.beta = 1e-9;
+  m.local_seconds_per_entry = 2e-9;
   m.local_seconds_per_value = 1e-9;
   const std::vector<gsr::StageStats> stages = {{2, 100}, {1, 10}};
-  // local 1000 entries x 3 components; stage 1: 2 messages of 100 x 3 x 8 bytes plus two
-  // 16-byte headers; stage 2: 1 message of 10 x 3 x 8 bytes plus its header.
-  const double expected = 1e-9 * 3000 + 2e-6 + 1e-9 * (2400 + 32) + 1e-6 + 1e-9 * (240 + 16);
+  // local: 1000 entries, each 2 ns plus 1 ns for each of 3 components; stage 1: 2 messages
+  // of 100 x 3 x 8 bytes plus two 16-byte headers; stage 2: 1 message of 10 x 3 x 8 bytes
+  // plus its header.
+  const double expected = 1000 * (2e-9 + 3e-9) + 2e-6 + 1e-9 * (2400 + 32) + 1e-6 + 1e-9 * (240 + 16);
   EXPECT_DOUBLE_EQ(m.predict(gsr::Method::pairwise, stages, 8, 3, 1000), expected);
-  // The neighbour method announces first: one 24-byte message more per neighbour (stage 1).
-  EXPECT_DOUBLE_EQ(m.predict(gsr::Method::neighbor, stages, 8, 3, 1000), expected + 2e-6 + 1e-9 * 48);
+  // The neighbour method announces first: one 24-byte message more per neighbour (stage 1),
+  // and it posts two collectives (one alpha each); allreduce posts one.
+  EXPECT_DOUBLE_EQ(m.predict(gsr::Method::neighbor, stages, 8, 3, 1000), expected + 2e-6 + 1e-9 * 48 + 2e-6);
+  EXPECT_DOUBLE_EQ(m.predict(gsr::Method::allreduce, stages, 8, 3, 1000), expected + 1e-6);
+  EXPECT_DOUBLE_EQ(m.predict(gsr::Method::neighbor, {}, 8, 1, 0), 2e-6);  // no neighbours, still two collectives
   EXPECT_DOUBLE_EQ(m.predict(gsr::Method::pairwise, {}, 8, 1, 0), 0.0);
 }
 
 TEST(CostModel, ReadsAMachineFile) {
   const std::string path = write_machine(
       "good.json", R"({"format": "gsr-machine", "version": 1, "alpha_seconds": 5e-7,
-                      "beta_seconds_per_byte": 2e-10, "local_seconds_per_value": 3e-10, "link": "intra_node"})");
+                      "beta_seconds_per_byte": 2e-10, "local_seconds_per_entry": 4e-10,
+                      "local_seconds_per_value": 3e-10, "link": "intra_node"})");
   const CostModel m = gsr::detail::read_machine_file(path);
   EXPECT_DOUBLE_EQ(m.alpha, 5e-7);
   EXPECT_DOUBLE_EQ(m.beta, 2e-10);
+  EXPECT_DOUBLE_EQ(m.local_seconds_per_entry, 4e-10);
   EXPECT_DOUBLE_EQ(m.local_seconds_per_value, 3e-10);
   EXPECT_TRUE(m.calibrated);
   EXPECT_EQ(m.source, path);

@@ -1,7 +1,8 @@
 # check_machine_json.cmake — validates what `gsr-bench --calibrate FILE --json RECORDS` wrote
 # (docs/scaling.md, "Machine file"):
 #   cmake -DMACHINE=machine.json -DJSON=calibration.json -P check_machine_json.cmake
-# The machine file says format gsr-machine, and alpha, beta and the local pass are numbers
+# The machine file says format gsr-machine, and alpha, beta and the local pass (per entry
+# and per component) are numbers
 # above 0 (alpha under a second, beta under a microsecond per byte: measured, not garbage);
 # the records hold a ping-pong and a streaming probe for every message size.
 cmake_minimum_required(VERSION 3.25)
@@ -10,7 +11,8 @@ string(JSON format GET "${machine}" format)
 if(NOT format STREQUAL "gsr-machine")
   message(FATAL_ERROR "${MACHINE}: format '${format}', expected gsr-machine")
 endif()
-foreach(pair "alpha_seconds:1" "beta_seconds_per_byte:1e-6" "local_seconds_per_value:1e-3")
+foreach(pair "alpha_seconds:1" "beta_seconds_per_byte:1e-6" "local_seconds_per_entry:1e-3"
+             "local_seconds_per_value:1e-3")
   string(REPLACE ":" ";" pair "${pair}")
   list(GET pair 0 field)
   list(GET pair 1 limit)
