@@ -67,43 +67,40 @@ std::string bounds_section(const std::vector<Record>& records) {
   return text + "\n";
 }
 
-std::string calls_section(const std::vector<Record>& records) {
+/// A table of every call kind (rows) against every contender (columns of 28 characters),
+/// each cell made by `cell_of` from the call's record.
+std::string call_grid(const std::vector<Record>& records, const std::string& title,
+                      const std::function<std::string(const Record&)>& cell_of) {
   const std::vector<std::string> labels = distinct(records, "call", call_label);
   const std::vector<std::string> contenders = distinct(records, "call", contender_label);
-  std::string text = "calls, us per call; x: ratio to stream + wire; +us: overhead over stream + wire\n";
-  text += cell("  %-24s", "kind");
+  std::string text = title + "\n" + cell("  %-24s", "kind");
   for (const std::string& c : contenders) text += cell("%28s", c.c_str());
   for (const std::string& label : labels) {
     text += cell("\n  %-24s", label.c_str());
-    for (const std::string& c : contenders) {
-      const Record* r = find(records, [&](const Record& x) {
+    for (const std::string& c : contenders)
+      text += cell_of(*find(records, [&](const Record& x) {
         return x.at("kind") == "call" && call_label(x) == label && contender_label(x) == c;
-      });
-      text += cell("%10.2f %7.2fx %+8.2f", 1e6 * number(*r, "median_seconds"), number(*r, "ratio"),
-                   1e6 * number(*r, "overhead_seconds"));
-    }
+      }));
   }
   return text + "\n";
 }
 
+std::string calls_section(const std::vector<Record>& records) {
+  return call_grid(records, "calls, us per call; x: ratio to stream + wire; +us: overhead over stream + wire",
+                   [](const Record& r) {
+                     return cell("%10.2f %7.2fx %+8.2f", 1e6 * number(r, "median_seconds"), number(r, "ratio"),
+                                 1e6 * number(r, "overhead_seconds"));
+                   });
+}
+
 /// The model's prediction for every call and contender, and measured / predicted.
 std::string model_section(const ordered_json& metadata, const std::vector<Record>& records) {
-  const std::vector<std::string> labels = distinct(records, "call", call_label);
-  const std::vector<std::string> contenders = distinct(records, "call", contender_label);
-  std::string text = "the alpha-beta model (" + text_of(metadata, "model") +
-                     "), us per call; x: measured / predicted\n";
-  text += cell("  %-24s", "kind");
-  for (const std::string& c : contenders) text += cell("%28s", c.c_str());
-  for (const std::string& label : labels) {
-    text += cell("\n  %-24s", label.c_str());
-    for (const std::string& c : contenders) {
-      const Record* r = find(records, [&](const Record& x) {
-        return x.at("kind") == "call" && call_label(x) == label && contender_label(x) == c;
-      });
-      text += cell("%19.2f %7.2fx", 1e6 * number(*r, "predicted_seconds"), number(*r, "measured_over_predicted"));
-    }
-  }
-  return text + "\n";
+  return call_grid(records,
+                   "the alpha-beta model (" + text_of(metadata, "model") + "), us per call; x: measured / predicted",
+                   [](const Record& r) {
+                     return cell("%19.2f %7.2fx", 1e6 * number(r, "predicted_seconds"),
+                                 number(r, "measured_over_predicted"));
+                   });
 }
 
 std::string setup_section(const std::vector<Record>& records) {
