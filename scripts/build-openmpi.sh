@@ -77,6 +77,12 @@ export OMPI_MCA_rmaps_base_oversubscribe=1
 
 build=${GSR_OPENMPI_BUILD_DIR:-${TMPDIR:-/tmp}/gsr-build-openmpi}
 jobs=$(nproc 2>/dev/null || echo 2)
+# The folder lives outside the tree, so it may hold a configuration of another checkout
+# (CMake refuses to reuse it for this one): start its configuration afresh then.
+if [ -f "$build/CMakeCache.txt" ] && ! grep -qxF "CMAKE_HOME_DIRECTORY:INTERNAL=$PWD" "$build/CMakeCache.txt"; then
+  echo "build-openmpi: $build was configured for another source tree; configuring it afresh"
+  rm -rf "$build/CMakeCache.txt" "$build/CMakeFiles"
+fi
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE="${CMAKE_BUILD_TYPE:-RelWithDebInfo}" \
   -DMPI_C_COMPILER=/usr/bin/mpicc.openmpi \
   -DMPI_CXX_COMPILER=/usr/bin/mpicxx.openmpi \
