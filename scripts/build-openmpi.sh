@@ -77,11 +77,12 @@ export OMPI_MCA_rmaps_base_oversubscribe=1
 
 build=${GSR_OPENMPI_BUILD_DIR:-${TMPDIR:-/tmp}/gsr-build-openmpi}
 jobs=$(nproc 2>/dev/null || echo 2)
-# The folder lives outside the tree, so it may hold a configuration of another checkout
-# (CMake refuses to reuse it for this one): start its configuration afresh then.
+# The folder lives outside the tree, so it may hold a build of another checkout (CMake
+# refuses to reuse it for this one): the default folder is this script's own and is
+# emptied then; a folder given by GSR_OPENMPI_BUILD_DIR only loses its configuration.
 if [ -f "$build/CMakeCache.txt" ] && ! grep -qxF "CMAKE_HOME_DIRECTORY:INTERNAL=$PWD" "$build/CMakeCache.txt"; then
-  echo "build-openmpi: $build was configured for another source tree; configuring it afresh"
-  rm -rf "$build/CMakeCache.txt" "$build/CMakeFiles"
+  echo "build-openmpi: $build was configured for another source tree; building it afresh"
+  if [ -z "${GSR_OPENMPI_BUILD_DIR:-}" ]; then rm -rf "$build"; else rm -rf "$build/CMakeCache.txt" "$build/CMakeFiles"; fi
 fi
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE="${CMAKE_BUILD_TYPE:-RelWithDebInfo}" \
   -DMPI_C_COMPILER=/usr/bin/mpicc.openmpi \
