@@ -61,7 +61,7 @@ void NeighborExchange::begin(Workspace& ws) {
   };
   measure();
   try {
-    sc.counts.lay_out(sc.send_bytes, sc.send_bytes);  // can this MPI count them?
+    NeighborCounts::check_countable(sc.send_bytes);
   } catch (const Error& e) {
     // This rank cannot send its blocks, but the others are in the collectives: take part
     // with headers alone, as a rank with bad arguments does, and fail when the call ends.
@@ -132,11 +132,7 @@ bool NeighborExchange::advance(Workspace& ws) {
     ws.blocks[1 + j] = ws.recv.data() + sc.counts.recv_at[j] + sizeof(MessageHeader);
   }
   if (!sc.refused.empty()) throw Error(ErrorCode::invalid_argument, sc.refused);
-  if (!ws.kernels) return true;  // this rank's own arguments were bad; the handle says so
-  ws.check.throw_if_failed();
-  ws.results.resize(routes_.shared_groups * row);
-  ws.kernels->combine(ws.results.data(), ws.info.k, ws.blocks.data(), routes_.combine);
-  return true;
+  return combine_blocks(ws, row);
 }
 
 }  // namespace gsr::detail

@@ -137,9 +137,13 @@ bool PairwiseExchange::advance(Workspace& ws) {
     in += length;
   }
   if (!all_received || !test_all(ws.requests, "gs message send")) return false;
+  return combine_blocks(ws, row);
+}
+
+bool RoutedExchange::combine_blocks(Workspace& ws, std::size_t row_bytes) const {
   if (!ws.kernels) return true;  // this rank's own arguments were bad; the handle says so
   ws.check.throw_if_failed();
-  ws.results.resize(routes_.shared_groups * row);
+  ws.results.resize(routes_.shared_groups * row_bytes);
   ws.kernels->combine(ws.results.data(), ws.info.k, ws.blocks.data(), routes_.combine);
   return true;
 }

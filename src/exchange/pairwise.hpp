@@ -43,6 +43,11 @@ public:
   std::size_t bytes() const noexcept override { return routes_.bytes(); }
 
 protected:
+  /// The end of a call once every block is in (ws.blocks): nothing more if this rank's own
+  /// arguments were bad, else the headers' verdict, then the blocks combined into
+  /// ws.results. Returns true (the call is complete).
+  bool combine_blocks(Workspace& ws, std::size_t row_bytes) const;
+
   NeighborRoutes routes_;
 };
 

@@ -18,7 +18,23 @@ OwnedComm neighbor_graph(MPI_Comm comm, const std::vector<int>& neighbors) {
   return OwnedComm::adopt(graph);
 }
 
+void NeighborCounts::check_countable([[maybe_unused]] const std::vector<std::size_t>& bytes) {
+#if MPI_VERSION < 4
+  std::size_t offset = 0;
+  for (const std::size_t b : bytes) {
+    if (b > INT_MAX || offset > INT_MAX)
+      throw Error(ErrorCode::invalid_argument,
+                  "gsr: the neighbor method would send or receive a message of " + std::to_string(b) +
+                      " bytes at offset " + std::to_string(offset) +
+                      ", beyond what this MPI (before version 4) can count; use another method");
+    offset += b;
+  }
+#endif
+}
+
 void NeighborCounts::lay_out(const std::vector<std::size_t>& send_bytes, const std::vector<std::size_t>& recv_bytes) {
+  check_countable(send_bytes);
+  check_countable(recv_bytes);
   auto fill = [](const std::vector<std::size_t>& bytes, auto& counts, auto& at) {
     using Count = typename std::decay_t<decltype(counts)>::value_type;
     using At = typename std::decay_t<decltype(at)>::value_type;
@@ -26,13 +42,6 @@ void NeighborCounts::lay_out(const std::vector<std::size_t>& send_bytes, const s
     at.resize(bytes.size());
     std::size_t offset = 0;
     for (std::size_t j = 0; j < bytes.size(); ++j) {
-#if MPI_VERSION < 4
-      if (bytes[j] > INT_MAX || offset > INT_MAX)
-        throw Error(ErrorCode::invalid_argument,
-                    "gsr: the neighbor method would send or receive a message of " + std::to_string(bytes[j]) +
-                        " bytes at offset " + std::to_string(offset) +
-                        ", beyond what this MPI (before version 4) can count; use another method");
-#endif
       counts[j] = static_cast<Count>(bytes[j]);
       at[j] = static_cast<At>(offset);
       offset += bytes[j];

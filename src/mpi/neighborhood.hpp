@@ -29,6 +29,9 @@ struct NeighborCounts {
   /// Lays out messages of the given lengths back to back. Throws Error(invalid_argument)
   /// if MPI (before version 4) cannot count them with an int.
   void lay_out(const std::vector<std::size_t>& send_bytes, const std::vector<std::size_t>& recv_bytes);
+  /// Throws as lay_out would for messages of these lengths laid out back to back; nothing
+  /// to check with MPI 4's large counts.
+  static void check_countable(const std::vector<std::size_t>& bytes);
 };
 
 /// Collective over the graph communicator: posts MPI_Ineighbor_alltoall of `bytes` bytes to
