@@ -59,8 +59,15 @@ struct MethodTiming {
   std::string note;             // why excluded, if it was
 };
 
+/// One range of auto's per-size table: `method` serves calls of at least `entry_bytes`
+/// bytes per entry (value size x k), up to the next range's start.
+struct SizeMethod {
+  std::size_t entry_bytes = 0;
+  Method method = Method::pairwise;
+};
+
 struct Stats {
-  Method method = Method::pairwise;      // the method in use
+  Method method = Method::pairwise;      // the method in use (with auto: for one double)
   std::string method_reason;             // why (requested, GSR_METHOD, or auto's verdict)
   int ranks = 1;
   std::size_t local_entries = 0;         // n
@@ -79,6 +86,17 @@ struct Stats {
   double setup_seconds = 0;              // wall time of setup on this rank, auto included
   double auto_seconds = 0;               // part of setup_seconds spent by auto measuring
   std::vector<MethodTiming> auto_timings;
+  /// With auto, when calls of different sizes use different methods: the ranges, ascending
+  /// from 0 bytes per entry (docs/methods.md, "How auto decides"). Empty: `method` serves
+  /// every call. stages, messages and the counts above describe `method`.
+  std::vector<SizeMethod> methods_by_size;
+  /// The method serving calls of k components of `value_bytes` each.
+  Method method_for(std::size_t value_bytes, std::size_t k = 1) const noexcept {
+    Method m = method;
+    for (const SizeMethod& range : methods_by_size)
+      if (range.entry_bytes <= value_bytes * k) m = range.method;
+    return m;
+  }
 
   /// Min/avg/max over ranks, filled at setup: neighbours, bytes per call (one double
   /// component), handle memory.

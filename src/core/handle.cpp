@@ -2,6 +2,8 @@
 // scatter), the Handle's other members and Request. Setup is in core/setup.cpp.
 #include "core/handle_state.hpp"
 
+#include "tune/auto_select.hpp"
+
 #include <algorithm>
 #include <cstdio>
 #include <limits>
@@ -49,6 +51,11 @@ std::string HandleState::validate(const DataRef& data, std::size_t length, const
   return {};
 }
 
+Exchange& HandleState::exchange_for(std::size_t entry_bytes) const {
+  if (exchange_at.empty()) return *exchanges.front();
+  return *exchanges[exchange_at[size_row(sizes, entry_bytes)]];
+}
+
 HandleState::Slot& HandleState::idle_slot(const Kernels* kernels, std::size_t k, std::size_t& index) {
   // Reuse an idle slot, preferably one whose buffers already fit this (type, k).
   index = slots.size();
@@ -79,11 +86,11 @@ void HandleState::waiting(const Workspace& ws, double seconds) {
                                          "a rank skipped or added a call");
   if (ledger.timeout <= 0 || seconds <= ledger.timeout) return;
   std::string ranks;
-  for (int r : exchange->awaited(ws)) ranks += (ranks.empty() ? "" : ", ") + std::to_string(r);
+  for (int r : ws.exchange->awaited(ws)) ranks += (ranks.empty() ? "" : ", ") + std::to_string(r);
   char waited[64];
   std::snprintf(waited, sizeof waited, "%.1f s (GSR_TIMEOUT = %g s)", seconds, ledger.timeout);
   throw Error(ErrorCode::timeout, call() + " (" + ws.info.describe() + ", method " +
-                                      std::string(to_string(exchange->method())) + ") waited " + waited + " for " +
+                                      std::string(to_string(ws.exchange->method())) + ") waited " + waited + " for " +
                                       (ranks.empty() ? "all ranks (a collective)" : "rank(s) " + ranks) +
                                       "; did a rank skip this call, or stop?");
 }
@@ -94,8 +101,13 @@ void HandleState::fail_call(const CallInfo& unnumbered, ErrorCode code, const st
   Slot& slot = idle_slot(nullptr, info.k, index);
   slot.ws.info = info;
   slot.ws.kernels = nullptr;  // no data: the headers say own_failure
-  exchange->start(slot.ws);
-  exchange->finish(slot.ws, this);
+  // The method the other ranks use for this call, if this rank's domain and k are valid.
+  const bool sized = valid_domain(static_cast<int>(info.dom)) && info.k >= 1 &&
+                     info.k <= std::numeric_limits<std::uint32_t>::max();
+  Exchange& exchange = sized ? exchange_for(size_of(info.dom) * info.k) : *exchanges.front();
+  slot.ws.exchange = &exchange;
+  exchange.start(slot.ws);
+  exchange.finish(slot.ws, this);
   throw Error(code, message);
 }
 
@@ -125,7 +137,9 @@ std::size_t HandleState::start(const DataRef& data, std::size_t length, const Ca
   try {
     slot.ws.partials.resize(shared * info.k * kernels->value_size);
     kernels->gather(data, contrib, 0, shared, slot.ws.partials.data());
-    exchange->start(slot.ws);
+    Exchange& exchange = exchange_for(kernels->value_size * info.k);
+    slot.ws.exchange = &exchange;
+    exchange.start(slot.ws);
   } catch (...) {
     slot.busy = false;
     --pending;
@@ -149,7 +163,15 @@ void HandleState::finish(std::size_t index) {
       --state.pending;
     }
   } release{*this, slot};
-  exchange->finish(slot.ws, this);
+  try {
+    slot.ws.exchange->finish(slot.ws, this);
+  } catch (...) {
+    // A method that gave up takes the handle's other methods with it (exchange.hpp).
+    const std::string& why = slot.ws.exchange->abandoned();
+    if (!why.empty())
+      for (const auto& other : exchanges) other->give_up(why);
+    throw;
+  }
   slot.ws.kernels->scatter(slot.data, receiving(slot.ws.info.transpose), 0, plan.shared_groups, slot.ws.results.data());
 }
 
@@ -226,6 +248,13 @@ std::string Handle::summary() const {
     out << "\n";
   }
   if (st.auto_seconds > 0) out << "    auto spent " << st.auto_seconds * 1e3 << " ms measuring\n";
+  for (std::size_t i = 0; i < st.methods_by_size.size(); ++i) {
+    const SizeMethod& range = st.methods_by_size[i];
+    out << "    calls of " << range.entry_bytes;
+    if (i + 1 < st.methods_by_size.size()) out << "-" << st.methods_by_size[i + 1].entry_bytes - 1;
+    else out << " and more";
+    out << " bytes per entry (value size x k): " << to_string(range.method) << "\n";
+  }
   out << "  per call (this rank)     " << st.messages_per_call << " messages, " << st.values_per_call
       << " values per component\n";
   if (st.method == Method::crystal_router)

@@ -1,6 +1,7 @@
 // core/handle_state.hpp — what a Handle owns: its communicator, the plan, the exchange
-// method, statistics, and the per-request scratch slots reused from call to call. The
-// plan and the method are built complete before the state exists and never change.
+// methods (one, or with auto one per range of call sizes), statistics, and the per-request
+// scratch slots reused from call to call. The plan and the methods are built complete
+// before the state exists and never change.
 #pragma once
 
 #include "core/ledger.hpp"
@@ -18,7 +19,10 @@
 namespace gsr::detail {
 
 struct HandleState final : WaitWatch {
-  HandleState(OwnedComm comm, Plan plan, std::unique_ptr<Exchange> exchange, Stats stats, CallLedger ledger);
+  /// `exchange_at[s]` names the exchange for calls of at least sizes[s] bytes per entry
+  /// (auto_select.hpp); empty: exchanges[0] serves every call.
+  HandleState(OwnedComm comm, Plan plan, std::vector<std::unique_ptr<Exchange>> exchanges,
+              std::vector<std::size_t> sizes, std::vector<std::uint8_t> exchange_at, Stats stats, CallLedger ledger);
   HandleState(const HandleState&) = delete;
   HandleState& operator=(const HandleState&) = delete;
   /// gs_free: the neighbours learn how many calls this rank made (core/ledger.hpp).
@@ -26,8 +30,12 @@ struct HandleState final : WaitWatch {
 
   OwnedComm comm;  // our duplicate, MPI_ERRORS_RETURN; handed on to retire() at free
   const Plan plan;
-  const std::unique_ptr<Exchange> exchange;
-  /// Largest number of values (one component) any single message of the method carries;
+  const std::vector<std::unique_ptr<Exchange>> exchanges;  // [0]: the method for one double
+  const std::vector<std::size_t> sizes;                     // bytes per entry, ascending
+  const std::vector<std::uint8_t> exchange_at;              // per size: index into exchanges
+  /// The method for a call of `entry_bytes` bytes per entry (value size x k).
+  Exchange& exchange_for(std::size_t entry_bytes) const;
+  /// Largest number of values (one component) any single message of the methods carries;
   /// with n, it bounds the rows a call's arrays and buffers must hold (handle.cpp).
   const std::size_t max_message_values;
   Stats stats;  // fixed at setup but for buffer_bytes, refreshed when asked for

@@ -11,7 +11,9 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cerrno>
 #include <cstdlib>
+#include <string>
 
 namespace gsr {
 namespace detail {
@@ -19,8 +21,9 @@ namespace detail {
 namespace {
 
 struct MethodRequest {
-  Method method = Method::automatic;
+  Method method = Method::automatic;  // with a table: the method for one double
   std::string reason;  // why this method ("requested", "GSR_METHOD=..."); empty for auto
+  std::vector<SizeMethod> table;  // GSR_METHOD's per-size form; empty otherwise
 };
 
 // Method requested by options or GSR_METHOD (which only overrides automatic).
@@ -33,31 +36,91 @@ std::string method_names() {
   return names;
 }
 
+// GSR_METHOD: one method name, or a table "m0,m1:B1,m2:B2,..." (m0 below B1 bytes per
+// entry, m1 from B1, ...; B ascending), as auto's own table (docs/methods.md).
+MethodRequest method_from_environment(const std::string& value) {
+  MethodRequest request;
+  request.reason = "GSR_METHOD=" + value;
+  if (value.find_first_of(",:") == std::string::npos) {
+    const auto m = method_from_string(value);
+    if (!m)
+      throw Error(ErrorCode::invalid_argument, "gsr: GSR_METHOD='" + value + "' names no method (expected " +
+                                                   method_names() + ", or a table such as crystal_router,pairwise:64)");
+    request.method = *m;
+    if (request.method == Method::automatic) request.reason.clear();
+    return request;
+  }
+  auto bad = [&](const std::string& what) {
+    throw Error(ErrorCode::invalid_argument, "gsr: GSR_METHOD='" + value +
+                                                 "' is not a table of methods per call size: " + what +
+                                                 " (expected method,method:bytes,... with bytes per entry ascending, "
+                                                 "as in crystal_router,pairwise:64)");
+  };
+  std::size_t begin = 0;
+  while (true) {
+    const std::size_t end = std::min(value.find(',', begin), value.size());
+    const std::string item = value.substr(begin, end - begin);
+    const std::size_t colon = item.find(':');
+    const std::string name = item.substr(0, colon);
+    const auto m = method_from_string(name);
+    if (!m) bad("'" + name + "' names no method (" + method_names() + ")");
+    if (*m == Method::automatic) bad("auto cannot be in a table");
+    if (request.table.empty() && colon != std::string::npos)
+      bad("the first method, '" + name + "', serves every size below the next and takes no size");
+    SizeMethod range{0, *m};
+    if (!request.table.empty()) {
+      if (colon == std::string::npos) bad("'" + name + "' has no size (method:bytes)");
+      const std::string bytes = item.substr(colon + 1);
+      char* rest = nullptr;
+      errno = 0;
+      const unsigned long long b =
+          bytes.empty() || bytes[0] < '0' || bytes[0] > '9' ? 0 : std::strtoull(bytes.c_str(), &rest, 10);
+      if (b == 0 || errno != 0 || *rest != '\0' || b <= request.table.back().entry_bytes)
+        bad("'" + name + "' has the size '" + bytes + "', not a whole number of bytes above the previous one's");
+      range.entry_bytes = static_cast<std::size_t>(b);
+    }
+    request.table.push_back(range);
+    if (end == value.size()) break;
+    begin = end + 1;
+  }
+  Stats lookup;
+  lookup.methods_by_size = request.table;
+  request.method = lookup.method_for(sizeof(double));
+  return request;
+}
+
 MethodRequest resolve_method(const SetupOptions& options) {
   if (options.method != Method::automatic && !find_method(options.method))
     throw Error(ErrorCode::invalid_argument, "gsr: unknown method code " + std::to_string(static_cast<int>(options.method)) +
                                                  " (expected " + method_names() + ")");
-  if (options.method != Method::automatic) return {options.method, "requested"};
-  if (const char* env = std::getenv("GSR_METHOD"); env && *env) {
-    const auto m = method_from_string(env);
-    if (!m)
-      throw Error(ErrorCode::invalid_argument,
-                  std::string("gsr: GSR_METHOD='") + env +
-                      "' names no method (expected " + method_names() + ")");
-    return {*m, std::string("GSR_METHOD=") + env};
-  }
+  if (options.method != Method::automatic) return {options.method, "requested", {}};
+  if (const char* env = std::getenv("GSR_METHOD"); env && *env) return method_from_environment(env);
   return {};
 }
 
-void agree_on_setup_arguments(MPI_Comm comm, Method method, bool unique) {
-  int mine[4] = {static_cast<int>(method), -static_cast<int>(method), unique ? 1 : 0, unique ? -1 : 0};
-  int all[4];
-  GSR_MPI_CHECK(MPI_Allreduce(mine, all, 4, MPI_INT, MPI_MAX, comm));
+// A checksum of a GSR_METHOD table (0 for none), for the agreement below.
+int table_checksum(const std::vector<SizeMethod>& table) {
+  std::uint64_t h = 1469598103934665603ull;
+  for (const SizeMethod& range : table) {
+    for (const std::uint64_t v : {static_cast<std::uint64_t>(range.entry_bytes), static_cast<std::uint64_t>(range.method)})
+      h = (h ^ v) * 1099511628211ull;
+  }
+  return table.empty() ? 0 : static_cast<int>(h & 0x3fffffff) + 1;
+}
+
+void agree_on_setup_arguments(MPI_Comm comm, const MethodRequest& request, bool unique) {
+  const int method = static_cast<int>(request.method), table = table_checksum(request.table);
+  int mine[6] = {method, -method, unique ? 1 : 0, unique ? -1 : 0, table, -table};
+  int all[6];
+  GSR_MPI_CHECK(MPI_Allreduce(mine, all, 6, MPI_INT, MPI_MAX, comm));
   if (all[0] != -all[1])
     throw Error(ErrorCode::mismatch, "gsr: ranks disagree about the method (some ask for " +
                                          std::string(to_string(static_cast<Method>(all[0]))) +
                                          ", others for " +
                                          std::string(to_string(static_cast<Method>(-all[1]))) + ")");
+  if (all[4] != -all[5])
+    throw Error(ErrorCode::mismatch,
+                "gsr: ranks disagree about the method for some call sizes (their GSR_METHOD tables differ)");
   if (all[2] != -all[3])
     throw Error(ErrorCode::mismatch, "gsr: ranks disagree about unique (some pass 0, others 1)");
 }
@@ -74,7 +137,7 @@ MethodRequest check_setup_arguments(std::span<const std::int64_t> ids, MPI_Comm 
     timeout = timeout_from_environment();
     if (request.method == Method::automatic) model = machine_model_from_environment();
   });
-  agree_on_setup_arguments(user_comm, request.method, options.unique);
+  agree_on_setup_arguments(user_comm, request, options.unique);
   return request;
 }
 
@@ -112,7 +175,9 @@ LocalSetup discover_and_plan(std::span<const std::int64_t> ids, bool unique, con
 }
 
 struct ChosenExchange {
-  std::unique_ptr<Exchange> exchange;
+  std::vector<std::unique_ptr<Exchange>> exchanges;  // [0]: the method for one double
+  std::vector<std::size_t> sizes;                    // auto's table (auto_select.hpp)
+  std::vector<std::uint8_t> exchange_at;
   std::string reason;
   std::vector<MethodTiming> auto_timings;
   double auto_seconds = 0;
@@ -121,12 +186,28 @@ struct ChosenExchange {
 ChosenExchange build_method(const MethodRequest& request, const ExchangeInputs& inputs, const CostModel& model) {
   if (request.method == Method::automatic) {
     AutoChoice choice = choose_method(inputs, model);
-    return {std::move(choice.exchange), std::move(choice.reason), std::move(choice.timings), choice.seconds};
+    return {std::move(choice.exchanges), std::move(choice.sizes), std::move(choice.exchange_at),
+            std::move(choice.reason), std::move(choice.timings), choice.seconds};
   }
-  BuiltExchange built = build_exchange(request.method, inputs);
-  if (!built.exchange)
-    throw Error(ErrorCode::invalid_argument, "gsr: " + built.unavailable + "; choose another method");
-  return {std::move(built.exchange), request.reason, {}, 0};
+  ChosenExchange chosen;
+  chosen.reason = request.reason;
+  // The method for one double first, then the table's others in table order (the same
+  // order on every rank: the table was agreed on).
+  std::vector<Method> methods{request.method};
+  for (const SizeMethod& range : request.table)
+    if (std::find(methods.begin(), methods.end(), range.method) == methods.end()) methods.push_back(range.method);
+  for (const Method m : methods) {
+    BuiltExchange built = build_exchange(m, inputs);
+    if (!built.exchange)
+      throw Error(ErrorCode::invalid_argument, "gsr: " + built.unavailable + "; choose another method");
+    chosen.exchanges.push_back(std::move(built.exchange));
+  }
+  for (const SizeMethod& range : request.table) {
+    chosen.sizes.push_back(range.entry_bytes);
+    chosen.exchange_at.push_back(static_cast<std::uint8_t>(
+        std::find(methods.begin(), methods.end(), range.method) - methods.begin()));
+  }
+  return chosen;
 }
 
 Spread spread_over_ranks(MPI_Comm comm, double value, int ranks) {
@@ -139,7 +220,7 @@ Spread spread_over_ranks(MPI_Comm comm, double value, int ranks) {
 
 /// Collective (the spreads over ranks).
 Stats describe(const Plan& plan, std::size_t n, ChosenExchange& chosen, MPI_Comm comm) {
-  const Exchange& exchange = *chosen.exchange;
+  const Exchange& exchange = *chosen.exchanges.front();
   Stats st;
   st.method = exchange.method();
   st.method_reason = std::move(chosen.reason);
@@ -158,25 +239,36 @@ Stats describe(const Plan& plan, std::size_t n, ChosenExchange& chosen, MPI_Comm
     st.messages_per_call += stage.messages;
     st.values_per_call += stage.values;
   }
-  st.handle_bytes = sizeof(HandleState) + plan.bytes() + exchange.bytes();
+  st.handle_bytes = sizeof(HandleState) + plan.bytes();
+  for (const auto& method : chosen.exchanges) st.handle_bytes += method->bytes();
+  // Auto's table, as ranges of bytes per entry (only when more than one method serves).
+  for (std::size_t s = 0; s < chosen.exchange_at.size(); ++s) {
+    const Method m = chosen.exchanges[chosen.exchange_at[s]]->method();
+    if (st.methods_by_size.empty() || st.methods_by_size.back().method != m)
+      st.methods_by_size.push_back(SizeMethod{s == 0 ? 0 : chosen.sizes[s], m});
+  }
+  if (st.methods_by_size.size() == 1) st.methods_by_size.clear();
   st.neighbors_spread = spread_over_ranks(comm, st.neighbors, plan.ranks);
   st.bytes_spread = spread_over_ranks(comm, static_cast<double>(st.bytes_per_call(sizeof(double))), plan.ranks);
   st.memory_spread = spread_over_ranks(comm, static_cast<double>(st.handle_bytes), plan.ranks);
   return st;
 }
 
-std::size_t largest_message_values(const std::vector<StageStats>& stages) {
+std::size_t largest_message_values(const std::vector<std::unique_ptr<Exchange>>& exchanges) {
   std::size_t largest = 0;
-  for (const auto& stage : stages) largest = std::max(largest, stage.values);
+  for (const auto& method : exchanges)
+    for (const auto& stage : method->stages()) largest = std::max(largest, stage.values);
   return largest;
 }
 
 }  // namespace
 
-HandleState::HandleState(OwnedComm owned, Plan built_plan, std::unique_ptr<Exchange> method, Stats setup_stats,
+HandleState::HandleState(OwnedComm owned, Plan built_plan, std::vector<std::unique_ptr<Exchange>> methods,
+                         std::vector<std::size_t> size_table, std::vector<std::uint8_t> method_at, Stats setup_stats,
                          CallLedger call_ledger)
-    : comm(std::move(owned)), plan(std::move(built_plan)), exchange(std::move(method)),
-      max_message_values(largest_message_values(setup_stats.stages)), stats(std::move(setup_stats)),
+    : comm(std::move(owned)), plan(std::move(built_plan)), exchanges(std::move(methods)), sizes(std::move(size_table)),
+      exchange_at(std::move(method_at)), max_message_values(largest_message_values(exchanges)),
+      stats(std::move(setup_stats)),
       ledger(std::move(call_ledger)) {
   ledger.comm = comm.get();
   track(&ledger);
@@ -205,8 +297,9 @@ Handle::Handle(std::span<const std::int64_t> ids, MPI_Comm user_comm, SetupOptio
   ledger.serial = ++handles_set_up;
   ledger.neighbors = std::move(local.neighbors);
   ledger.timeout = timeout;
-  state_ = std::make_shared<HandleState>(std::move(comm), std::move(local.plan), std::move(chosen.exchange),
-                                         std::move(stats), std::move(ledger));
+  state_ = std::make_shared<HandleState>(std::move(comm), std::move(local.plan), std::move(chosen.exchanges),
+                                         std::move(chosen.sizes), std::move(chosen.exchange_at), std::move(stats),
+                                         std::move(ledger));
   state_->stats.setup_seconds = MPI_Wtime() - begin;
 
   if (options.verbose && state_->comm.rank() == 0) {

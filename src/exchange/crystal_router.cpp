@@ -219,7 +219,7 @@ void CrystalRouterExchange::begin(Workspace& ws) {
   // A rank whose arguments were bad takes part with headers alone, saying so, and drops
   // whatever arrives.
   Scratch& sc = ws.scratch_as<Scratch>();
-  ws.tag = tags_.next();
+  ws.tag = CallTags::of(ws.info.call);
   ws.check = HeaderCheck{};
   sc.next_stage = 0;
   sc.posted = false;

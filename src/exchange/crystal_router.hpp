@@ -61,7 +61,6 @@ private:
   std::uint32_t segments_ = 1;  // own partials + one per message received per call
   CombineMap combine_;          // per shared group: every holder's row, ascending rank
   int neighbors_ = 0;
-  CallTags tags_;
 };
 
 }  // namespace gsr::detail

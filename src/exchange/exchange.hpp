@@ -30,6 +30,7 @@
 #include <cstddef>
 #include <exception>
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace gsr::detail {
@@ -47,7 +48,10 @@ struct MethodScratch {
   virtual ~MethodScratch() = default;
 };
 
+class Exchange;
+
 struct Workspace {
+  Exchange* exchange = nullptr;  // the method serving the call (auto may pick one per size)
   // Bookkeeping of the progress engine (exchange/progress.cpp).
   Workspace* next_in_flight = nullptr;  // the method's next call in start order
   bool done = true;                     // false from start until the call is complete
@@ -114,6 +118,15 @@ public:
 
   /// Advances every call in flight on this rank, without blocking.
   static void progress_all() noexcept;
+
+  /// Why this method gave up waiting in a call; empty while it works.
+  const std::string& abandoned() const noexcept { return abandoned_; }
+  /// Gives up on every call in flight and refuses later ones, as after a wait that gave up:
+  /// for the other methods of a handle one of whose methods gave up (they share the
+  /// communicator and its tags, so the late messages could be taken for theirs).
+  void give_up(const std::string& why) noexcept {
+    if (abandoned_.empty()) abandon(why);
+  }
 
 protected:
   /// This method's calls in flight, in start order (through Workspace::next_in_flight).

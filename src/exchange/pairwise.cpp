@@ -103,7 +103,7 @@ void PairwiseExchange::begin(Workspace& ws) {
   const MessageHeader header = MessageHeader::of(ws.info, ws.kernels ? HeaderStatus::ok : HeaderStatus::own_failure);
   std::size_t total = 0;
   for (std::size_t j = 0; j < nn; ++j) total += routes_.message_bytes(j, row);
-  ws.tag = tags_.next();
+  ws.tag = CallTags::of(ws.info.call);
   ws.check = HeaderCheck{};
   ws.send.resize(total);
   ws.recv.resize(total);

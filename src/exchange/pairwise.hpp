@@ -63,7 +63,6 @@ private:
   bool advance(Workspace& ws) override;
 
   MPI_Comm comm_;
-  CallTags tags_;
 };
 
 }  // namespace gsr::detail

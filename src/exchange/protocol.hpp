@@ -107,21 +107,21 @@ private:
 const std::byte* try_receive_checked(MPI_Comm comm, int peer, int tag, std::byte* into, std::size_t expected,
                                      std::vector<std::byte>& overflow, const CallInfo& info, HeaderCheck& check);
 
-/// The tags of successive calls of one method on one handle. Each call gets its own, so the
+/// The tag of a handle's call, from its call number. Each call gets its own, so the
 /// messages of requests in flight together never match each other's receives (receives are
-/// probed when a request is waited for, in whatever order the caller waits). Every rank
-/// starts the same calls in the same order, so the numbers agree. MPI guarantees tags up
-/// to 32767; tags below the base are left to setup messages.
+/// probed when a request is waited for, in whatever order the caller waits), even when
+/// calls of different sizes go to different methods of one handle (auto's table). Every
+/// rank numbers the calls alike. MPI guarantees tags up to 32767; tags below the base are
+/// left to setup messages.
 class CallTags {
 public:
   /// More requests of one handle than this in flight at once would reuse a tag.
   static constexpr std::uint64_t span = 16384;
 
-  int next() noexcept { return base + static_cast<int>(started_++ % span); }
+  static int of(std::uint64_t call) noexcept { return base + static_cast<int>(call % span); }
 
 private:
   static constexpr int base = 64;
-  std::uint64_t started_ = 0;
 };
 
 }  // namespace gsr::detail

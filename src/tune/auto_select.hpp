@@ -1,8 +1,10 @@
 // tune/auto_select.hpp — Method::automatic: predict each candidate's cost with the
-// alpha-beta model, drop the hopeless and the too-large; with a calibrated model, take the
-// best prediction if it wins by model_decides_factor; else measure the rest on this
-// handle's plan and keep the fastest — the identical choice on every rank (every input to
-// the decision is reduced over ranks first).
+// alpha-beta model at every tabulated call size, drop the hopeless and the too-large; for
+// one double, take the best prediction if a calibrated model has it win by
+// model_decides_factor, else measure the rest on this handle's plan and keep the fastest;
+// then tabulate the method for every other call size (value size x k) from the model,
+// corrected by those measurements. The identical choice on every rank (every input to the
+// decision is reduced over ranks first), made once at setup, so no call pays for it.
 #pragma once
 
 #include "exchange/registry.hpp"
@@ -41,8 +43,34 @@ int model_choice(const std::vector<double>& predicted);
 inline constexpr int auto_warmup_calls = 1;
 inline constexpr int auto_timed_calls = 5;
 
+/// Bytes per entry (value size x k) at which auto tabulates its choice at setup: every
+/// multiple of 4 up to 64 (float and double with k up to 16), then 1.5x and 2x steps to
+/// 2^20. A call of w bytes per entry uses the choice of the largest tabulated size <= w.
+const std::vector<std::size_t>& tabulated_entry_bytes();
+
+/// The entry of `sizes` (ascending) that serves a call of `entry_bytes`: the largest
+/// size <= entry_bytes, or the first.
+std::size_t size_row(const std::vector<std::size_t>& sizes, std::size_t entry_bytes);
+
+/// The candidate auto uses at each tabulated size. predicted[c][s]: candidate c's predicted
+/// seconds per call at size s (negative: not a candidate); measured[c]: its measured
+/// seconds at `measured_row` (negative: not measured); chosen: the candidate picked at
+/// measured_row. Per size: with a calibrated model, model_choice when it decides; else,
+/// with measurements, the lowest prediction shifted by the candidate's measured-minus-
+/// predicted at measured_row (the model's error, taken as a per-call cost; candidates not
+/// measured get the largest shift); a rival replaces `chosen` only when it wins by more
+/// than size_switch_factor. Otherwise `chosen`. Pure: the same inputs give the same table.
+std::vector<int> choose_by_size(const std::vector<std::vector<double>>& predicted, const std::vector<double>& measured,
+                                std::size_t measured_row, int chosen, bool calibrated);
+
+/// A method other than the one chosen for one double serves a size only when predicted
+/// this much faster there: close calls stay on one method, whose timing was measured.
+inline constexpr double size_switch_factor = 1.25;
+
 struct AutoChoice {
-  std::unique_ptr<Exchange> exchange;
+  std::vector<std::unique_ptr<Exchange>> exchanges;  // [0]: the choice for one double
+  std::vector<std::size_t> sizes;                    // tabulated bytes per entry, ascending
+  std::vector<std::uint8_t> exchange_at;             // per size: index into exchanges
   std::string reason;
   std::vector<MethodTiming> timings;
   double seconds = 0;  // wall time spent choosing

@@ -405,6 +405,11 @@ TEST(CatalogueSetup, OneRanksIdsFailEveryRank) {
     const ScopedEnv method("GSR_METHOD", odd ? "fastest" : "");
     expect_remote_elsewhere("E-SETUP-GSR-METHOD", [&] { gsr::Handle h(ids, MPI_COMM_WORLD); }, "GSR_METHOD=fastest");
   }
+  {
+    const ScopedEnv method("GSR_METHOD", odd ? "pairwise,crystal_router:64,allreduce:32" : "");
+    expect_remote_elsewhere("E-SETUP-GSR-METHOD-TABLE", [&] { gsr::Handle h(ids, MPI_COMM_WORLD); },
+                            "GSR_METHOD with sizes not ascending");
+  }
 
   // n = 2^32 - 1 is refused before a single id is read (the span is longer than the array).
   const std::size_t n = odd ? std::numeric_limits<std::uint32_t>::max() : ids.size();

@@ -8,7 +8,9 @@
 #include "plan/plan.hpp"
 #include "setup/discovery.hpp"
 
+#include <algorithm>
 #include <cstdlib>
+#include <utility>
 
 namespace {
 
@@ -125,6 +127,148 @@ TEST(Auto, UnknownGsrMethodIsAClearErrorOnEveryRank) {
     EXPECT_NE(message.find("GSR_METHOD"), std::string::npos) << message;
     EXPECT_NE(message.find("crystal"), std::string::npos) << message;
     EXPECT_NE(message.find("crystal_router"), std::string::npos) << "should list the valid names: " << message;
+  }
+}
+
+// ---- methods per call size ------------------------------------------------------------
+
+/// One call's data and the serial reference's answer for it (vec layout, op add).
+template <class T>
+struct SizedCall {
+  std::size_t k;
+  std::vector<T> got, want;
+  SizedCall(const std::vector<std::int64_t>& ids, std::size_t k_, int salt) : k(k_), got(ids.size() * k_) {
+    for (std::size_t i = 0; i < got.size(); ++i)
+      got[i] = static_cast<T>(0.25 * static_cast<double>((i * 7 + 3 * salt) % 61) + world_rank());
+    want = gsr_test::expected<T>(ids, got, k, Op::add, Transpose::no, MPI_COMM_WORLD);
+  }
+  gsr::Request start(gsr::Handle& h) { return h.start_vec(std::span<T>(got), k, Op::add); }
+};
+
+TEST(AutoBySize, GsrMethodTableServesEachSizeWithItsMethod) {
+  const ScopedMethodVariable variable("crystal_router,pairwise:16,allreduce:64");
+  const std::vector<std::int64_t> ids = ring_ids();
+  gsr::Handle h(ids, MPI_COMM_WORLD);
+  const gsr::Stats& st = h.stats();
+  EXPECT_EQ(st.method, Method::crystal_router) << "one double (8 bytes) is below 16";
+  ASSERT_EQ(st.methods_by_size.size(), 3u);
+  EXPECT_EQ(st.methods_by_size[0].entry_bytes, 0u);
+  EXPECT_EQ(st.methods_by_size[1].entry_bytes, 16u);
+  EXPECT_EQ(st.methods_by_size[2].entry_bytes, 64u);
+  EXPECT_EQ(st.method_for(4, 3), Method::crystal_router);   // 12 bytes per entry
+  EXPECT_EQ(st.method_for(8, 2), Method::pairwise);         // 16
+  EXPECT_EQ(st.method_for(4, 15), Method::pairwise);        // 60
+  EXPECT_EQ(st.method_for(8, 8), Method::allreduce);        // 64
+  EXPECT_EQ(st.method_for(8, 1000), Method::allreduce);
+  EXPECT_NE(h.summary().find("calls of 16-63 bytes per entry (value size x k): pairwise"), std::string::npos)
+      << h.summary();
+
+  // Calls of every range in flight together, waited in an order that depends on the rank:
+  // each method's messages must find their own call.
+  SizedCall<double> one(ids, 1, 1), two(ids, 2, 2), eight(ids, 8, 3), again(ids, 1, 4);
+  SizedCall<float> floats(ids, 3, 5), wide(ids, 16, 6);
+  for (int round = 0; round < 3; ++round) {
+    std::vector<gsr::Request> requests;
+    requests.push_back(one.start(h));
+    requests.push_back(two.start(h));
+    requests.push_back(eight.start(h));
+    requests.push_back(floats.start(h));
+    requests.push_back(wide.start(h));
+    requests.push_back(again.start(h));
+    if ((world_rank() + round) % 2) std::reverse(requests.begin(), requests.end());
+    for (gsr::Request& r : requests) r.wait();
+    const std::string label = "round " + std::to_string(round) + " rank " + std::to_string(world_rank());
+    methods_test::expect_bitwise(one.want, one.got, label + " double k=1 (crystal_router)");
+    methods_test::expect_bitwise(two.want, two.got, label + " double k=2 (pairwise)");
+    methods_test::expect_bitwise(eight.want, eight.got, label + " double k=8 (allreduce)");
+    methods_test::expect_bitwise(floats.want, floats.got, label + " float k=3 (crystal_router)");
+    methods_test::expect_bitwise(wide.want, wide.got, label + " float k=16 (allreduce)");
+    methods_test::expect_bitwise(again.want, again.got, label + " double k=1 again");
+    // Summing again doubles what copies share: recompute the references from the results.
+    for (auto* c : {&one, &two, &eight, &again}) c->want = gsr_test::expected<double>(ids, c->got, c->k, Op::add, Transpose::no, MPI_COMM_WORLD);
+    for (auto* c : {&floats, &wide}) c->want = gsr_test::expected<float>(ids, c->got, c->k, Op::add, Transpose::no, MPI_COMM_WORLD);
+  }
+}
+
+TEST(AutoBySize, BadArgumentsOnOneRankReachTheOthersThroughTheSizesMethod) {
+  if (world_size() < 2) GTEST_SKIP() << "needs another rank to hear of the failure";
+  const ScopedMethodVariable variable("crystal_router,pairwise:16");
+  const std::vector<std::int64_t> ids = ring_ids();
+  gsr::Handle h(ids, MPI_COMM_WORLD);
+  // Rank 0 passes NULL data for a call of 16 bytes per entry (pairwise); every other rank
+  // passes good data and hears of the failure instead of waiting.
+  std::vector<double> v(ids.size() * 2, 1.0);
+  try {
+    h.apply_vec(world_rank() == 0 ? nullptr : v.data(), v.size(), 2, gsr::Domain::float64, Op::add, Transpose::no);
+    ADD_FAILURE() << "the call succeeded on rank " << world_rank();
+  } catch (const gsr::Error& e) {
+    EXPECT_EQ(e.code(), world_rank() == 0 ? gsr::ErrorCode::invalid_argument : gsr::ErrorCode::remote) << e.what();
+  }
+  // The handle still works, in both ranges.
+  SizedCall<double> one(ids, 1, 7), two(ids, 2, 8);
+  one.start(h).wait();
+  two.start(h).wait();
+  methods_test::expect_bitwise(one.want, one.got, "after the failure, k=1");
+  methods_test::expect_bitwise(two.want, two.got, "after the failure, k=2");
+}
+
+TEST(AutoBySize, AutoTableIsTheSameOnEveryRankAndServesEverySize) {
+  unsetenv("GSR_METHOD");
+  const std::vector<std::int64_t> ids = ring_ids();
+  gsr::Handle h(ids, MPI_COMM_WORLD);
+  const gsr::Stats& st = h.stats();
+  std::vector<std::int64_t> mine{static_cast<std::int64_t>(st.method)};
+  for (const gsr::SizeMethod& range : st.methods_by_size) {
+    mine.push_back(static_cast<std::int64_t>(range.entry_bytes));
+    mine.push_back(static_cast<std::int64_t>(range.method));
+  }
+  const PerRank<std::int64_t> all = gsr_test::allgather<std::int64_t>(std::span<const std::int64_t>(mine), MPI_COMM_WORLD);
+  for (const auto& r : all) EXPECT_EQ(r, mine) << "ranks made different tables";
+  EXPECT_EQ(st.method_for(sizeof(double)), st.method);
+  for (std::size_t k : {1, 2, 3, 5, 8, 40}) {
+    SizedCall<double> c(ids, k, static_cast<int>(k));
+    c.start(h).wait();
+    methods_test::expect_bitwise(c.want, c.got, "auto, k=" + std::to_string(k));
+  }
+}
+
+TEST(AutoBySize, BadGsrMethodTablesAreClearErrors) {
+  const std::vector<std::int64_t> ids = ring_ids();
+  const std::vector<std::pair<const char*, const char*>> cases{
+      {"crystal_router,pairwise", "'pairwise' has no size"},
+      {"pairwise:8", "the first method, 'pairwise', serves every size below the next and takes no size"},
+      {"pairwise,crystal_router:0", "'crystal_router' has the size '0'"},
+      {"pairwise,crystal_router:64,allreduce:32", "'allreduce' has the size '32'"},
+      {"pairwise,crystal_router:-4", "'crystal_router' has the size '-4'"},
+      {"pairwise,crystal_router:4k", "'crystal_router' has the size '4k'"},
+      {"pairwise,fastest:64", "'fastest' names no method"},
+      {"auto,pairwise:64", "auto cannot be in a table"},
+      {"pairwise,", "'' names no method"},
+  };
+  for (const auto& [value, detail] : cases) {
+    const ScopedMethodVariable variable(value);
+    try {
+      gsr::Handle h(ids, MPI_COMM_WORLD);
+      ADD_FAILURE() << "GSR_METHOD=" << value << " was accepted";
+    } catch (const gsr::Error& e) {
+      const std::string message = e.what();
+      EXPECT_EQ(e.code(), gsr::ErrorCode::invalid_argument) << message;
+      EXPECT_NE(message.find(std::string("GSR_METHOD='") + value + "' is not a table of methods per call size: " + detail),
+                std::string::npos) << message;
+    }
+  }
+}
+
+TEST(AutoBySize, RanksWithDifferentTablesDisagree) {
+  if (world_size() < 2) GTEST_SKIP() << "needs two ranks to disagree";
+  const ScopedMethodVariable variable(world_rank() == 0 ? "crystal_router,pairwise:16" : "crystal_router");
+  try {
+    gsr::Handle h(ring_ids(), MPI_COMM_WORLD);
+    ADD_FAILURE() << "different GSR_METHOD tables were accepted";
+  } catch (const gsr::Error& e) {
+    EXPECT_EQ(e.code(), gsr::ErrorCode::mismatch) << e.what();
+    EXPECT_NE(std::string(e.what()).find("ranks disagree about the method for some call sizes"), std::string::npos)
+        << e.what();
   }
 }
 

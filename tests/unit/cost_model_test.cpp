@@ -1,7 +1,8 @@
 // The alpha-beta model of tune/cost_model.hpp: predictions worked out by hand, the machine
 // file (docs/scaling.md) read or refused with the entry E-SETUP-GSR-MACHINE of
 // docs/errors.md, a bad GSR_MACHINE failing setup on every rank, and the rule by which a
-// calibrated model lets auto choose without timing (model_choice).
+// calibrated model lets auto choose without timing (model_choice), and auto's table of
+// methods per call size (tabulated_entry_bytes, size_row, choose_by_size), worked by hand.
 #include "tune/auto_select.hpp"
 #include "tune/cost_model.hpp"
 
@@ -122,6 +123,56 @@ TEST(CostModel, CalibratedModelDecidesOnlyByTwoOrMore) {
   EXPECT_EQ(model_choice({-1.0, 3.0, -1.0}), 1);      // a lone candidate
   EXPECT_EQ(model_choice({-1.0, -1.0}), -1);
   EXPECT_EQ(model_choice({}), -1);
+}
+
+TEST(AutoBySize, TabulatedSizesCoverEveryCallSize) {
+  using gsr::detail::size_row;
+  const std::vector<std::size_t>& sizes = gsr::detail::tabulated_entry_bytes();
+  ASSERT_FALSE(sizes.empty());
+  EXPECT_EQ(sizes.front(), 4u);  // the smallest value: one float or int
+  for (std::size_t i = 1; i < sizes.size(); ++i) EXPECT_LT(sizes[i - 1], sizes[i]);
+  // float and double with k up to 16 each have a row of their own.
+  for (std::size_t w = 4; w <= 64; w += 4) EXPECT_EQ(sizes[size_row(sizes, w)], w);
+  EXPECT_EQ(sizes[size_row(sizes, 100)], 96u);             // between rows: the row below
+  EXPECT_EQ(sizes[size_row(sizes, 1u << 30)], sizes.back());  // beyond the table: the last
+  EXPECT_EQ(size_row(sizes, 1), 0u);                        // below the table: the first
+  EXPECT_EQ(size_row({0, 64}, 63), 0u);
+  EXPECT_EQ(size_row({0, 64}, 64), 1u);
+}
+
+// Rows are call sizes; two candidates whose costs cross, as the crystal router's (fewer
+// messages, more bytes) and pairwise's do: c0 = 20 + 1 w, c1 = 2 + 4 w at w = 1, 4, 16, 64.
+const std::vector<std::vector<double>> crossing{{21, 24, 36, 84}, {6, 18, 66, 258}};
+
+TEST(AutoBySize, CalibratedModelDecidesEachSizeByTwoOrMore) {
+  using gsr::detail::choose_by_size;
+  // Nothing measured: c1 wins by 3.5x at w = 1, c0 by 3.07x at w = 64; in between
+  // (1.33x, 1.83x) the model does not separate them and the choice for one double stays.
+  EXPECT_EQ(choose_by_size(crossing, {-1, -1}, 0, 1, true), (std::vector<int>{1, 1, 1, 0}));
+  // Uncalibrated and nothing measured: the choice everywhere.
+  EXPECT_EQ(choose_by_size(crossing, {-1, -1}, 0, 1, false), (std::vector<int>{1, 1, 1, 1}));
+}
+
+TEST(AutoBySize, MeasurementsShiftThePredictions) {
+  using gsr::detail::choose_by_size;
+  // Measured at row 0 exactly as predicted: a rival replaces the choice where it wins by
+  // more than size_switch_factor (1.25): 36 * 1.25 < 66 at w = 16 and 84 * 1.25 < 258.
+  EXPECT_EQ(choose_by_size(crossing, {21, 6}, 0, 1, false), (std::vector<int>{1, 1, 0, 0}));
+  // c0 measured 20 slower than predicted, a per-call cost carried to every size: 56 * 1.25
+  // = 70 > 66 at w = 16 (c1 stays), 104 * 1.25 < 258 at w = 64.
+  EXPECT_EQ(choose_by_size(crossing, {41, 6}, 0, 1, false), (std::vector<int>{1, 1, 1, 0}));
+  // A candidate not measured gets the largest shift of the measured ones (here c1's, 3).
+  EXPECT_EQ(choose_by_size(crossing, {-1, 9}, 0, 1, false), (std::vector<int>{1, 1, 0, 0}));
+  // With a calibrated model the model decides first; measurements settle the rest.
+  EXPECT_EQ(choose_by_size(crossing, {41, 6}, 0, 1, true), (std::vector<int>{1, 1, 1, 0}));
+  EXPECT_EQ(choose_by_size(crossing, {21, 6}, 0, 1, true), (std::vector<int>{1, 1, 0, 0}));
+}
+
+TEST(AutoBySize, NonCandidatesAreNeverChosen) {
+  using gsr::detail::choose_by_size;
+  const std::vector<std::vector<double>> three{crossing[0], {-1, -1, -1, -1}, crossing[1]};
+  EXPECT_EQ(choose_by_size(three, {21, -1, 6}, 0, 2, false), (std::vector<int>{2, 2, 0, 0}));
+  EXPECT_EQ(choose_by_size(three, {-1, -1, -1}, 0, 2, true), (std::vector<int>{2, 2, 2, 0}));
 }
 
 }  // namespace

@@ -92,6 +92,8 @@ Record contender_record(const char* kind, const Problem& problem, const Contende
 Record call_record(const Problem& problem, const Rounds& rounds, const Contender& contender, const CallKind& kind,
                    double seconds, double floor, double predicted) {
   Record r = contender_record("call", problem, contender);
+  // Auto may serve calls of other sizes with another method (Stats::methods_by_size).
+  r["chosen"] = std::string(to_string(contender.handle.stats().method_for(sizeof(double), kind.k)));
   r["call"] = kind.call;
   r["k"] = kind.k;
   r["mode"] = to_string(kind.mode);

@@ -72,14 +72,23 @@ std::string bounds_section(const std::vector<Record>& records) {
 std::string call_grid(const std::vector<Record>& records, const std::string& title,
                       const std::function<std::string(const Record&)>& cell_of) {
   const std::vector<std::string> labels = distinct(records, "call", call_label);
-  const std::vector<std::string> contenders = distinct(records, "call", contender_label);
+  const std::vector<std::string> contenders = distinct(records, "call", [](const Record& r) { return text_of(r, "method"); });
   std::string text = title + "\n" + cell("  %-24s", "kind");
-  for (const std::string& c : contenders) text += cell("%28s", c.c_str());
+  for (const std::string& c : contenders) {
+    // auto's choice may differ by call size: "auto -> crystal_router/pairwise".
+    std::string chosen;
+    for (const Record& r : records)
+      if (r.at("kind") == "call" && text_of(r, "method") == c &&
+          ("/" + chosen + "/").find("/" + text_of(r, "chosen") + "/") == std::string::npos)
+        chosen += (chosen.empty() ? "" : "/") + text_of(r, "chosen");
+    const std::string header = c == "auto" ? c + " -> " + chosen : c;
+    text += cell(header.size() < 28 ? "%28s" : " %s", header.c_str());
+  }
   for (const std::string& label : labels) {
     text += cell("\n  %-24s", label.c_str());
     for (const std::string& c : contenders)
       text += cell_of(*find(records, [&](const Record& x) {
-        return x.at("kind") == "call" && call_label(x) == label && contender_label(x) == c;
+        return x.at("kind") == "call" && call_label(x) == label && text_of(x, "method") == c;
       }));
   }
   return text + "\n";
