@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 #include <mpi.h>
 
+#include <cmath>
 #include <cstdlib>
 #include <fstream>
 #include <string>
@@ -53,6 +54,34 @@ TEST(CostModel, PredictsByHand) {
   EXPECT_DOUBLE_EQ(m.predict(gsr::Method::pairwise, {}, 8, 1, 0), 0.0);
 }
 
+TEST(CostModel, CacheCurveAndCallCostByHand) {
+  CostModel m;
+  m.alpha = 1e-6;
+  m.beta = 1e-9;
+  m.local_seconds_per_value = 1e-9;
+  // g = 1 up to 1 MB, 2 at 4 MB, 3 from 16 MB: linear in log W between the points.
+  m.local_curve = {{1e6, 1.0}, {4e6, 2.0}, {16e6, 3.0}};
+  EXPECT_DOUBLE_EQ(m.cache_factor(1e3), 1.0);
+  EXPECT_DOUBLE_EQ(m.cache_factor(2e6), 1.5);  // half way from 1 MB to 4 MB in log W
+  EXPECT_DOUBLE_EQ(m.cache_factor(8e6), 2.5);
+  EXPECT_DOUBLE_EQ(m.cache_factor(1e9), 3.0);
+  EXPECT_DOUBLE_EQ(CostModel{}.cache_factor(1e9), 1.0);
+  // 100000 doubles, k = 1: W = 100000 x (8 + 4) = 1.2 MB; 1e6 entries, k = 3: W = 28 MB.
+  EXPECT_DOUBLE_EQ(m.local_seconds(8, 1, 100000), 100000 * 1e-9 * (1.0 + std::log(1.2) / std::log(4.0)));
+  EXPECT_DOUBLE_EQ(m.local_seconds(8, 3, 1000000), 1e6 * 3e-9 * 3.0);
+  // A method's fixed cost per call counts when the call exchanges anything (allreduce's
+  // collective always does), never for a rank with nothing to send.
+  m.local_curve.clear();
+  m.call_seconds.assign(4, 0.0);
+  m.call_seconds[static_cast<std::size_t>(gsr::Method::pairwise)] = 5e-7;
+  m.call_seconds[static_cast<std::size_t>(gsr::Method::allreduce)] = 7e-7;
+  const std::vector<gsr::StageStats> one = {{1, 10}};
+  EXPECT_DOUBLE_EQ(m.predict(gsr::Method::pairwise, one, 8, 1, 0), 1e-6 + 1e-9 * (80 + 16) + 5e-7);
+  EXPECT_DOUBLE_EQ(m.predict(gsr::Method::pairwise, {{0, 0}}, 8, 1, 0), 0.0);
+  EXPECT_DOUBLE_EQ(m.predict(gsr::Method::allreduce, {{0, 4}}, 8, 1, 0), 1e-6 + 1e-9 * 32 + 7e-7);
+  EXPECT_DOUBLE_EQ(m.predict(gsr::Method::crystal_router, one, 8, 1, 0), 1e-6 + 1e-9 * (80 + 16));
+}
+
 TEST(CostModel, ReadsAMachineFile) {
   const std::string path = write_machine(
       "good.json", R"({"format": "gsr-machine", "version": 1, "alpha_seconds": 5e-7,
@@ -66,6 +95,22 @@ TEST(CostModel, ReadsAMachineFile) {
   EXPECT_TRUE(m.calibrated);
   EXPECT_EQ(m.source, path);
   EXPECT_FALSE(CostModel{}.calibrated);
+  EXPECT_TRUE(m.local_curve.empty());  // optional: g = 1, no fixed cost per call
+  EXPECT_TRUE(m.call_seconds.empty());
+
+  const std::string full = write_machine(
+      "full.json", R"({"format": "gsr-machine", "version": 1, "alpha_seconds": 5e-7,
+                      "beta_seconds_per_byte": 2e-10, "local_seconds_per_value": 3e-10,
+                      "local_curve": [{"bytes": 3e6, "factor": 1}, {"bytes": 5e7, "factor": 2.5}],
+                      "call_seconds": {"pairwise": 2e-7, "neighbor": 6e-7, "allreduce": 0}})");
+  const CostModel f = gsr::detail::read_machine_file(full);
+  ASSERT_EQ(f.local_curve.size(), 2u);
+  EXPECT_DOUBLE_EQ(f.local_curve[1].bytes, 5e7);
+  EXPECT_DOUBLE_EQ(f.local_curve[1].factor, 2.5);
+  ASSERT_GT(f.call_seconds.size(), static_cast<std::size_t>(gsr::Method::neighbor));
+  EXPECT_DOUBLE_EQ(f.call_seconds[static_cast<std::size_t>(gsr::Method::pairwise)], 2e-7);
+  EXPECT_DOUBLE_EQ(f.call_seconds[static_cast<std::size_t>(gsr::Method::neighbor)], 6e-7);
+  EXPECT_DOUBLE_EQ(f.call_seconds[static_cast<std::size_t>(gsr::Method::crystal_router)], 0.0);
 }
 
 TEST(CostModel, MachineFileErrors) {
@@ -82,6 +127,21 @@ TEST(CostModel, MachineFileErrors) {
        "\"beta_seconds_per_byte\" is -1, not a number of seconds > 0"},
       {"text.json", R"({"format": "gsr-machine", "alpha_seconds": "fast", "beta_seconds_per_byte": 1e-9})",
        "\"alpha_seconds\" is \"fast\""},
+      {"curve.json", R"({"format": "gsr-machine", "alpha_seconds": 1e-6, "beta_seconds_per_byte": 1e-9,
+                         "local_curve": {"bytes": 1}})",
+       "\"local_curve\" is not an array"},
+      {"curveorder.json", R"({"format": "gsr-machine", "alpha_seconds": 1e-6, "beta_seconds_per_byte": 1e-9,
+                              "local_curve": [{"bytes": 4e6, "factor": 1}, {"bytes": 1e6, "factor": 2}]})",
+       "\"local_curve\" is not in ascending \"bytes\""},
+      {"curvefactor.json", R"({"format": "gsr-machine", "alpha_seconds": 1e-6, "beta_seconds_per_byte": 1e-9,
+                               "local_curve": [{"bytes": 4e6, "factor": 0}]})",
+       "\"factor\" is 0, not a number > 0"},
+      {"callname.json", R"({"format": "gsr-machine", "alpha_seconds": 1e-6, "beta_seconds_per_byte": 1e-9,
+                            "call_seconds": {"fastest": 1e-7}})",
+       "\"call_seconds\" names no method \"fastest\""},
+      {"callneg.json", R"({"format": "gsr-machine", "alpha_seconds": 1e-6, "beta_seconds_per_byte": 1e-9,
+                           "call_seconds": {"pairwise": -1e-7}})",
+       "\"call_seconds\" of pairwise is -1e-07, not a number of seconds >= 0"},
   };
   for (const auto& c : cases) {
     const std::string path = write_machine(c.name, c.text);

@@ -3,6 +3,8 @@
 
 #include "tools/bench/bounds.hpp"
 
+#include "tune/cost_model.hpp"
+
 #include <gsr/error.hpp>
 #include <gsr/handle.hpp>
 
@@ -116,21 +118,29 @@ LinkFit measure_link(const std::string& link, int partner, const Rounds& rounds,
 struct LocalFit {
   double per_entry = 0, per_value = 0;  // the local pass: n (per_entry + per_value k)
   double stream = 0;                    // the stream bound, per value
+  std::size_t entries = 0;              // n of the fullest rank
+  double seconds_k1 = 0, seconds_k3 = 0;
 };
 
-/// The local pass on this rank's box share with ids offset so no other rank holds them,
-/// timed for k = 1 (gs) and k = 3 (gs_vec), so that its cost splits into a part per entry
-/// (walking the index structure) and a part per component; and the stream bound on as many
-/// values. Slowest rank.
-LocalFit measure_local(const Problem& problem, const Rounds& rounds, MPI_Comm comm) {
+/// `ids` with every id moved by rank * (the largest id anywhere), so no two ranks share one.
+std::vector<std::int64_t> unshared(const std::vector<std::int64_t>& ids, MPI_Comm comm) {
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
   std::int64_t largest = 0;
-  for (const std::int64_t id : problem.ids) largest = std::max(largest, id < 0 ? -id : id);
+  for (const std::int64_t id : ids) largest = std::max(largest, id < 0 ? -id : id);
   MPI_Allreduce(MPI_IN_PLACE, &largest, 1, MPI_INT64_T, MPI_MAX, comm);
-  std::vector<std::int64_t> own(problem.ids);
+  std::vector<std::int64_t> own(ids);
   for (std::int64_t& id : own)
     if (id > 0) id += static_cast<std::int64_t>(rank) * largest;
+  return own;
+}
+
+/// The local pass on `ids` made unshared, timed for k = 1 (gs) and k = 3 (gs_vec), so that
+/// its cost splits into a part per entry (walking the index structure) and a part per
+/// component; and the stream bound on as many values. Slowest rank; every rank at once, as
+/// in a run, so ranks sharing a node's memory bandwidth are measured doing so.
+LocalFit measure_local(const std::vector<std::int64_t>& ids, const Rounds& rounds, MPI_Comm comm) {
+  const std::vector<std::int64_t> own = unshared(ids, comm);
   SetupOptions options;
   options.method = Method::pairwise;  // nothing is shared: no method sends anything
   Handle handle(own, comm, options);
@@ -146,7 +156,77 @@ LocalFit measure_local(const Problem& problem, const Rounds& rounds, MPI_Comm co
   f.per_value = std::max((medians[1] - medians[0]) / (2 * n), 1e-15);  // k = 3 minus k = 1: two components
   f.per_entry = std::max(medians[0] / n - f.per_value, 1e-15);
   f.stream = medians[2] / n;
+  f.entries = static_cast<std::size_t>(max_over_ranks(own.size(), comm));
+  f.seconds_k1 = medians[0];
+  f.seconds_k3 = medians[1];
   return f;
+}
+
+/// The ids of a problem 2^dim times larger: for a box, the box with twice the elements per
+/// axis; for a mesh file, 2^dim copies of the mesh with their ids moved apart.
+std::vector<std::int64_t> larger_ids(const Problem& problem, MPI_Comm comm) {
+  if (problem.input == "box") return box_problem(problem.dim, 2 * problem.box_elements, problem.order, comm).ids;
+  std::int64_t largest = 0;
+  for (const std::int64_t id : problem.ids) largest = std::max(largest, id < 0 ? -id : id);
+  MPI_Allreduce(MPI_IN_PLACE, &largest, 1, MPI_INT64_T, MPI_MAX, comm);
+  std::vector<std::int64_t> out;
+  const int copies = problem.dim == 3 ? 8 : 4;
+  for (int c = 0; c < copies; ++c)
+    for (const std::int64_t id : problem.ids) out.push_back(id > 0 ? id + c * largest : id);
+  return out;
+}
+
+/// The local pass's slow-down g(W) beyond the problem's working sets: the points of the
+/// problem (factor 1 by construction) and of the larger problem (measured over the fit).
+ordered_json local_curve(const LocalFit& base, const LocalFit& large) {
+  auto working_set = [](std::size_t n, int k) { return static_cast<double>(n) * (8.0 * k + 4.0); };
+  auto factor = [&](double seconds, int k) {
+    const double fit = static_cast<double>(large.entries) * (base.per_entry + base.per_value * k);
+    return std::max(seconds / std::max(fit, 1e-30), 1e-3);
+  };
+  std::vector<std::pair<double, double>> points{{working_set(base.entries, 1), 1.0},
+                                                {working_set(base.entries, 3), 1.0},
+                                                {working_set(large.entries, 1), factor(large.seconds_k1, 1)},
+                                                {working_set(large.entries, 3), factor(large.seconds_k3, 3)}};
+  std::sort(points.begin(), points.end());
+  ordered_json curve = ordered_json::array();
+  double last = 0;
+  for (const auto& [bytes, g] : points) {
+    if (bytes <= last) continue;  // the file needs ascending sizes
+    curve.push_back({{"bytes", bytes}, {"factor", g}});
+    last = bytes;
+  }
+  return curve;
+}
+
+/// Each method's own fixed cost per call (probes, headers, progress; a collective's set-up):
+/// a call on a handle of two ids per rank, each shared with one ring neighbour, timed, less
+/// what the model without it predicts for that handle (slowest rank, never below 0).
+ordered_json call_costs(const detail::CostModel& model, const Rounds& rounds, MPI_Comm comm) {
+  int rank = 0, ranks = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &ranks);
+  const std::vector<std::int64_t> ids{1 + rank, 1 + (rank + 1) % ranks};
+  std::vector<Handle> handles;
+  std::vector<Probe> probes;
+  std::vector<std::vector<double>> data;
+  for (const Method m : concrete_methods) {
+    SetupOptions options;
+    options.method = m;
+    handles.emplace_back(ids, comm, options);
+    data.emplace_back(ids.size(), 0.0);
+  }
+  std::vector<std::vector<Probe>> groups;
+  for (std::size_t i = 0; i < handles.size(); ++i)
+    groups.push_back({[&, i] { handles[i].apply(std::span<double>(data[i]), Op::add); }});
+  const std::vector<double> measured = time_rounds(groups, rounds, comm);
+  ordered_json out = ordered_json::object();
+  for (std::size_t i = 0; i < handles.size(); ++i) {
+    const Stats& st = handles[i].stats();
+    const double predicted = max_over_ranks(model.predict(st.method, st.stages, sizeof(double), 1, ids.size()), comm);
+    out[std::string(to_string(concrete_methods[i]))] = std::max(measured[i] - predicted, 0.0);
+  }
+  return out;
 }
 
 ordered_json link_json(const LinkFit& f) {
@@ -192,7 +272,8 @@ Calibration calibrate(const Problem& problem, const Rounds& rounds, MPI_Comm com
   if (intra < ranks) links.push_back(measure_link("intra_node", intra, rounds, probes));
   if (inter < ranks) links.push_back(measure_link("inter_node", inter, rounds, probes));
   MPI_Comm_free(&probes);
-  const LocalFit local = measure_local(problem, rounds, comm);
+  const LocalFit local = measure_local(problem.ids, rounds, comm);
+  const LocalFit large = measure_local(larger_ids(problem, comm), rounds, comm);
 
   Calibration out;
   const LinkFit& used = links.back();  // inter-node where there is one
@@ -203,6 +284,13 @@ Calibration calibrate(const Problem& problem, const Rounds& rounds, MPI_Comm com
   m["beta_seconds_per_byte"] = used.beta;
   m["local_seconds_per_entry"] = local.per_entry;
   m["local_seconds_per_value"] = local.per_value;
+  m["local_curve"] = local_curve(local, large);
+  detail::CostModel fitted;
+  fitted.alpha = used.alpha;
+  fitted.beta = used.beta;
+  fitted.local_seconds_per_entry = local.per_entry;
+  fitted.local_seconds_per_value = local.per_value;
+  m["call_seconds"] = call_costs(fitted, rounds, comm);
   m["link"] = used.link;
   for (const LinkFit& f : links) m[f.link] = link_json(f);
   m["stream_seconds_per_value"] = local.stream;
@@ -249,6 +337,13 @@ std::string calibration_table(const ordered_json& metadata, const Calibration& c
   text += cell("local pass: %.3f ns per entry + %.3f ns per component (stream bound: %.3f ns per value)\n",
                1e9 * m.at("local_seconds_per_entry").get<double>(), 1e9 * m.at("local_seconds_per_value").get<double>(),
                1e9 * m.at("stream_seconds_per_value").get<double>());
+  text += "  times g(W) for a working set of W bytes:";
+  for (const auto& point : m.at("local_curve"))
+    text += cell(" %.3g MB %.2f;", 1e-6 * point.at("bytes").get<double>(), point.at("factor").get<double>());
+  text += "\nfixed cost per call of each method, us:";
+  for (const auto& [name, seconds] : m.at("call_seconds").items())
+    text += cell(" %s %.2f;", name.c_str(), 1e6 * seconds.get<double>());
+  text += "\n";
   return text;
 }
 

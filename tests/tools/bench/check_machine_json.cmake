@@ -4,7 +4,9 @@
 # The machine file says format gsr-machine, and alpha, beta and the local pass (per entry
 # and per component) are numbers
 # above 0 (alpha under a second, beta under a microsecond per byte: measured, not garbage);
-# the records hold a ping-pong and a streaming probe for every message size.
+# the local curve has ascending sizes with factors above 0, 2 to 4 points (the problem's
+# and the larger problem's working sets, k = 1 and 3); there is a fixed cost per call >= 0
+# for every method; the records hold a ping-pong and a streaming probe for every message size.
 cmake_minimum_required(VERSION 3.25)
 file(READ "${MACHINE}" machine)
 string(JSON format GET "${machine}" format)
@@ -24,6 +26,29 @@ foreach(pair "alpha_seconds:1" "beta_seconds_per_byte:1e-6" "local_seconds_per_e
   endif()
   if(value MATCHES "[eE]\\+" OR (NOT value MATCHES "[eE]" AND value GREATER_EQUAL ${limit}))
     message(FATAL_ERROR "${MACHINE}: ${field} = ${value}, implausibly large (limit ${limit})")
+  endif()
+endforeach()
+string(JSON points LENGTH "${machine}" local_curve)
+if(points LESS 2 OR points GREATER 4)
+  message(FATAL_ERROR "${MACHINE}: local_curve has ${points} points, expected 2 to 4")
+endif()
+set(previous 0)
+math(EXPR last_point "${points} - 1")
+foreach(i RANGE ${last_point})
+  string(JSON bytes GET "${machine}" local_curve ${i} bytes)
+  string(JSON factor GET "${machine}" local_curve ${i} factor)
+  if(NOT bytes GREATER previous)
+    message(FATAL_ERROR "${MACHINE}: local_curve point ${i} at ${bytes} bytes is not above ${previous}")
+  endif()
+  if(factor MATCHES "^-" OR factor MATCHES "^0(\\.0*)?([eE].*)?$")
+    message(FATAL_ERROR "${MACHINE}: local_curve point ${i} has factor ${factor}, not above 0")
+  endif()
+  set(previous ${bytes})
+endforeach()
+foreach(method pairwise crystal_router allreduce neighbor)
+  string(JSON seconds ERROR_VARIABLE missing GET "${machine}" call_seconds ${method})
+  if(missing OR seconds MATCHES "^-")
+    message(FATAL_ERROR "${MACHINE}: call_seconds of ${method} is missing or negative ('${seconds}')")
   endif()
 endforeach()
 file(READ "${JSON}" document)
@@ -46,4 +71,5 @@ foreach(bytes 0 8 64 512 4096 32768 262144 1048576)
     endif()
   endforeach()
 endforeach()
-message(STATUS "${MACHINE}: a machine file with positive alpha, beta and local pass; ${count} probe records")
+message(STATUS "${MACHINE}: a machine file with positive alpha, beta and local pass, a ${points}-point local curve, "
+               "a cost per call for every method; ${count} probe records")
