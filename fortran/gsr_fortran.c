@@ -146,48 +146,51 @@ static int to_op(int op, gs_op *out) {
 
 /* A bad argument of an operation found here must not leave the other ranks waiting in
  * the exchange: take part in the call without data, then report (capi/shim.h). */
-static void fail_operation(struct gs_data *gsh, const char *call, const char *format, ...) {
+/* dom (a gs_dom, -1 if unknown) and k (0 if unknown) are the call's, as far as known. */
+static void fail_operation(struct gs_data *gsh, const char *call, int dom, int k, const char *format, ...) {
   char what[768];
   va_list args;
   va_start(args, format);
   vsnprintf(what, sizeof what, format, args);
   va_end(args);
-  gsr_shim_fail_call(gsh, GSR_ERR_INVALID_ARGUMENT, call, what);
+  gsr_shim_fail_call(gsh, GSR_ERR_INVALID_ARGUMENT, call, what, dom, k);
 }
 
 /* Converts everything an operation needs; 0 (after reporting) when anything is wrong. */
-static int prepare(int h, int dom, int op, const char *call, struct gs_data **gsh,
+/* k: the call's components (1 for gs_op). */
+static int prepare(int h, int dom, int op, int k, const char *call, struct gs_data **gsh,
                    gs_dom *c_dom, gs_op *c_op) {
   *gsh = find_handle(h, call);
   if (!*gsh) return 0;
   if (!to_dom(dom, c_dom)) {
-    fail_operation(*gsh, call, "unknown dom code %d (1 = double, 2 = sint, 3 = slong, 4 = float)", dom);
+    fail_operation(*gsh, call, -1, k, "unknown dom code %d (1 = double, 2 = sint, 3 = slong, 4 = float)", dom);
     return 0;
   }
   if (!to_op(op, c_op)) {
-    fail_operation(*gsh, call, "unknown op code %d (1 = sum, 2 = mult, 3 = min, 4 = max, 5 = bpr)", op);
+    fail_operation(*gsh, call, (int)*c_dom, k, "unknown op code %d (1 = sum, 2 = mult, 3 = min, 4 = max, 5 = bpr)",
+                   op);
     return 0;
   }
   return 1;
 }
 
-static int check_components(struct gs_data *gsh, int k, const char *call) {
+static int check_components(struct gs_data *gsh, int k, gs_dom c_dom, const char *call) {
   if (k >= 1) return 1;
-  fail_operation(gsh, call, "k = %d, the number of components must be >= 1", k);
+  fail_operation(gsh, call, (int)c_dom, 0, "k = %d, the number of components must be >= 1", k);
   return 0;
 }
 
 /* Collects u1..uk into arrays[]; an absent array among the first k is an error. */
-static int gather_arrays(struct gs_data *gsh, int k, void *u1, void *u2, void *u3, void *u4,
+static int gather_arrays(struct gs_data *gsh, int k, gs_dom c_dom, void *u1, void *u2, void *u3, void *u4,
                          void *u5, void *u6, void **arrays, const char *call) {
   void *given[GSR_F_MAX_MANY] = {u1, u2, u3, u4, u5, u6};
   if (k < 1 || k > GSR_F_MAX_MANY) {
-    fail_operation(gsh, call, "k = %d, but between 1 and 6 arrays can be passed", k);
+    fail_operation(gsh, call, (int)c_dom, k, "k = %d, but between 1 and 6 arrays can be passed", k);
     return 0;
   }
   for (int i = 0; i < k; ++i) {
     if (!given[i]) {
-      fail_operation(gsh, call, "k = %d, but array u%d is absent", k, i + 1);
+      fail_operation(gsh, call, (int)c_dom, k, "k = %d, but array u%d is absent", k, i + 1);
       return 0;
     }
     arrays[i] = given[i];
@@ -322,7 +325,7 @@ void gsr_f_op(int h, void *u, int dom, int op, int transpose, const char *call) 
   struct gs_data *gsh;
   gs_dom c_dom;
   gs_op c_op;
-  if (!prepare(h, dom, op, call, &gsh, &c_dom, &c_op)) return;
+  if (!prepare(h, dom, op, 1, call, &gsh, &c_dom, &c_op)) return;
   c_call_begin(call);
   gs(u, c_dom, c_op, transpose != 0, gsh, NULL);
   c_call_end();
@@ -332,8 +335,8 @@ void gsr_f_vec(int h, void *u, int k, int dom, int op, int transpose, const char
   struct gs_data *gsh;
   gs_dom c_dom;
   gs_op c_op;
-  if (!prepare(h, dom, op, call, &gsh, &c_dom, &c_op)) return;
-  if (!check_components(gsh, k, call)) return;
+  if (!prepare(h, dom, op, k, call, &gsh, &c_dom, &c_op)) return;
+  if (!check_components(gsh, k, c_dom, call)) return;
   c_call_begin(call);
   gs_vec(u, (unsigned)k, c_dom, c_op, transpose != 0, gsh, NULL);
   c_call_end();
@@ -345,8 +348,8 @@ void gsr_f_many(int h, void *u1, void *u2, void *u3, void *u4, void *u5, void *u
   gs_dom c_dom;
   gs_op c_op;
   void *arrays[GSR_F_MAX_MANY];
-  if (!prepare(h, dom, op, call, &gsh, &c_dom, &c_op)) return;
-  if (!gather_arrays(gsh, k, u1, u2, u3, u4, u5, u6, arrays, call)) return;
+  if (!prepare(h, dom, op, k, call, &gsh, &c_dom, &c_op)) return;
+  if (!gather_arrays(gsh, k, c_dom, u1, u2, u3, u4, u5, u6, arrays, call)) return;
   c_call_begin(call);
   gs_many(arrays, (unsigned)k, c_dom, c_op, transpose != 0, gsh, NULL);
   c_call_end();
@@ -358,7 +361,7 @@ int gsr_f_iop(int h, void *u, int dom, int op, int transpose, const char *call) 
   struct gs_data *gsh;
   gs_dom c_dom;
   gs_op c_op;
-  if (!prepare(h, dom, op, call, &gsh, &c_dom, &c_op)) return 0;
+  if (!prepare(h, dom, op, 1, call, &gsh, &c_dom, &c_op)) return 0;
   const int r = add_request();
   if (!r) {
     fail(GSR_ERR_INTERNAL, call, "out of memory for the request table");
@@ -377,8 +380,8 @@ int gsr_f_ivec(int h, void *u, int k, int dom, int op, int transpose, const char
   struct gs_data *gsh;
   gs_dom c_dom;
   gs_op c_op;
-  if (!prepare(h, dom, op, call, &gsh, &c_dom, &c_op)) return 0;
-  if (!check_components(gsh, k, call)) return 0;
+  if (!prepare(h, dom, op, k, call, &gsh, &c_dom, &c_op)) return 0;
+  if (!check_components(gsh, k, c_dom, call)) return 0;
   const int r = add_request();
   if (!r) {
     fail(GSR_ERR_INTERNAL, call, "out of memory for the request table");
@@ -399,8 +402,8 @@ int gsr_f_imany(int h, void *u1, void *u2, void *u3, void *u4, void *u5, void *u
   gs_dom c_dom;
   gs_op c_op;
   void *arrays[GSR_F_MAX_MANY];
-  if (!prepare(h, dom, op, call, &gsh, &c_dom, &c_op)) return 0;
-  if (!gather_arrays(gsh, k, u1, u2, u3, u4, u5, u6, arrays, call)) return 0;
+  if (!prepare(h, dom, op, k, call, &gsh, &c_dom, &c_op)) return 0;
+  if (!gather_arrays(gsh, k, c_dom, u1, u2, u3, u4, u5, u6, arrays, call)) return 0;
   const int r = add_request();
   if (!r) {
     fail(GSR_ERR_INTERNAL, call, "out of memory for the request table");

@@ -64,6 +64,7 @@ struct MethodTiming {
 struct SizeMethod {
   std::size_t entry_bytes = 0;
   Method method = Method::pairwise;
+  std::vector<StageStats> stages;  // that method's stages on this rank (as Stats::stages)
 };
 
 struct Stats {
@@ -90,12 +91,21 @@ struct Stats {
   /// from 0 bytes per entry (docs/methods.md, "How auto decides"). Empty: `method` serves
   /// every call. stages, messages and the counts above describe `method`.
   std::vector<SizeMethod> methods_by_size;
-  /// The method serving calls of k components of `value_bytes` each.
+  /// The method serving calls of k components of `value_bytes` each, and its stages.
   Method method_for(std::size_t value_bytes, std::size_t k = 1) const noexcept {
-    Method m = method;
+    const SizeMethod* range = range_for(value_bytes, k);
+    return range ? range->method : method;
+  }
+  const std::vector<StageStats>& stages_for(std::size_t value_bytes, std::size_t k = 1) const noexcept {
+    const SizeMethod* range = range_for(value_bytes, k);
+    return range ? range->stages : stages;
+  }
+  /// The range of methods_by_size serving such calls; nullptr when the list is empty.
+  const SizeMethod* range_for(std::size_t value_bytes, std::size_t k = 1) const noexcept {
+    const SizeMethod* found = nullptr;
     for (const SizeMethod& range : methods_by_size)
-      if (range.entry_bytes <= value_bytes * k) m = range.method;
-    return m;
+      if (range.entry_bytes <= value_bytes * k) found = &range;
+    return found;
   }
 
   /// Min/avg/max over ranks, filled at setup: neighbours, bytes per call (one double
@@ -194,8 +204,10 @@ public:
   /// For shims that find a call's arguments bad before they can pass them on: takes part
   /// in one call's exchange without data, as a call with bad arguments does, so the other
   /// ranks' matching call fails with ErrorCode::remote instead of waiting; then throws
-  /// Error(code, message).
-  [[noreturn]] void fail_call(ErrorCode code, const std::string& message);
+  /// Error(code, message). `dom` and `k` are the call's, as far as the shim knows them: they
+  /// pick the method of auto's table that the other ranks' call uses (Stats::method_for).
+  [[noreturn]] void fail_call(ErrorCode code, const std::string& message, Domain dom = Domain::float64,
+                              std::size_t k = 1);
 
 private:
   std::shared_ptr<detail::HandleState> state_;

@@ -112,9 +112,6 @@ int start_request(LiveHandle& h, gsr::Request request) {
 // A NULL request pointer is found before the call starts, but the other ranks are already
 // in theirs: take part without data, so they fail at once (E-CALL-REMOTE-ARGS) instead of
 // waiting for GSR_TIMEOUT. Handle::fail_call always throws.
-[[noreturn]] void refuse_null_request(LiveHandle& h) {
-  h.handle.fail_call(ErrorCode::invalid_argument, "gsr: the request pointer is NULL");
-}
 
 // gs.h's domain codes follow gslib (gs_long is C's long, gs_long_long is long long); gsr's
 // Domain names a fixed-width type. Unknown codes pass through unchanged for the handle to
@@ -129,6 +126,12 @@ gsr::Domain domain_of(gs_dom dom) {
     case gs_long_long: return gsr::Domain::int64;
     default: return static_cast<gsr::Domain>(dom);  // gs_dom_n and above, negatives: none is a Domain
   }
+}
+
+// (The NULL request pointer, above.) dom and k pick the method of auto's table the other
+// ranks' call goes to.
+[[noreturn]] void refuse_null_request(LiveHandle& h, gs_dom dom, std::size_t k) {
+  h.handle.fail_call(ErrorCode::invalid_argument, "gsr: the request pointer is NULL", domain_of(dom), k);
 }
 
 // slong (gslib's global id) is long long; gsr works in std::int64_t, on LP64 Linux long: the
@@ -275,7 +278,7 @@ void gs_many(void* const* u, unsigned k, gs_dom dom, gs_op op, unsigned transpos
 void igs(void* u, gs_dom dom, gs_op op, unsigned transpose, struct gs_data* gsh, buffer*, int* handle) {
   guarded("igs", gsr::capi::comm_of(gsh), [&] {
     auto& h = gsr::capi::checked(gsh);
-    if (!handle) gsr::capi::refuse_null_request(h);
+    if (!handle) gsr::capi::refuse_null_request(h, dom, 1);
     *handle = gsr::capi::start_request(
         h, h.handle.start_vec(u, h.handle.size(), 1, domain_of(dom), static_cast<gsr::Op>(op),
                               transpose_of(transpose)));
@@ -286,7 +289,7 @@ void igs_vec(void* u, unsigned k, gs_dom dom, gs_op op, unsigned transpose, stru
              int* handle) {
   guarded("igs_vec", gsr::capi::comm_of(gsh), [&] {
     auto& h = gsr::capi::checked(gsh);
-    if (!handle) gsr::capi::refuse_null_request(h);
+    if (!handle) gsr::capi::refuse_null_request(h, dom, k);
     *handle = gsr::capi::start_request(
         h, h.handle.start_vec(u, h.handle.size() * k, k, domain_of(dom), static_cast<gsr::Op>(op),
                               transpose_of(transpose)));
@@ -297,7 +300,7 @@ void igs_many(void* const* u, unsigned k, gs_dom dom, gs_op op, unsigned transpo
               buffer*, int* handle) {
   guarded("igs_many", gsr::capi::comm_of(gsh), [&] {
     auto& h = gsr::capi::checked(gsh);
-    if (!handle) gsr::capi::refuse_null_request(h);
+    if (!handle) gsr::capi::refuse_null_request(h, dom, k);
     *handle = gsr::capi::start_request(
         h, h.handle.start_many(u, k, domain_of(dom), static_cast<gsr::Op>(op), transpose_of(transpose)));
   });
@@ -353,11 +356,15 @@ void* gsr_gslib_alloc(void* ptr, size_t count, size_t size, int zero, const char
   std::abort();
 }
 
-void gsr_shim_fail_call(struct gs_data* gsh, int code, const char* call, const char* message) {
+void gsr_shim_fail_call(struct gs_data* gsh, int code, const char* call, const char* message, int dom, int k) {
   // fail_call always throws, so the guard records the failure (or that gsh is not live).
   const std::string what = message ? message : "";
   guarded(call, gsr::capi::comm_of(gsh), [&] {
-    gsr::capi::checked(gsh).handle.fail_call(static_cast<gsr::ErrorCode>(code), what);
+    auto& handle = gsr::capi::checked(gsh).handle;
+    if (dom >= 0 && dom < static_cast<int>(gs_dom_n) && k >= 1)
+      handle.fail_call(static_cast<gsr::ErrorCode>(code), what, domain_of(static_cast<gs_dom>(dom)),
+                       static_cast<std::size_t>(k));
+    handle.fail_call(static_cast<gsr::ErrorCode>(code), what);
   });
 }
 

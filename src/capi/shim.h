@@ -23,8 +23,10 @@ void gsr_shim_leave(void);
 void gsr_shim_fail(int code, const char *call, const char *message);
 
 /* Takes part in one call of `gsh` without data, so the other ranks' matching call fails
- * with GSR_ERR_REMOTE instead of waiting, then records the failure as gsr_shim_fail. */
-void gsr_shim_fail_call(struct gs_data *gsh, int code, const char *call, const char *message);
+ * with GSR_ERR_REMOTE instead of waiting, then records the failure as gsr_shim_fail. `dom`
+ * (a gs_dom) and `k` are the call's as far as the shim knows them (-1 and 0 if not): they
+ * pick the method of auto's table that the other ranks' call goes to. */
+void gsr_shim_fail_call(struct gs_data *gsh, int code, const char *call, const char *message, int dom, int k);
 
 /* gsr_transfer and gsr_scatter with the lengths a shim knows and C cannot: the number of
  * destinations given (checked against count) and the length of the root's data in values

@@ -56,12 +56,15 @@ Exchange& HandleState::exchange_for(std::size_t entry_bytes) const {
   return *exchanges[exchange_at[size_row(sizes, entry_bytes)]];
 }
 
-HandleState::Slot& HandleState::idle_slot(const Kernels* kernels, std::size_t k, std::size_t& index) {
-  // Reuse an idle slot, preferably one whose buffers already fit this (type, k).
+HandleState::Slot& HandleState::idle_slot(const Kernels* kernels, std::size_t k, const Exchange& exchange,
+                                          std::size_t& index) {
+  // Reuse an idle slot of the same method (its scratch is the method's own), preferably
+  // one whose buffers already fit this (type, k); a slot last used by another method of
+  // auto's table is left to that method, or its scratch would be rebuilt on every call.
   index = slots.size();
   for (std::size_t i = 0; i < slots.size(); ++i) {
-    if (slots[i]->busy) continue;
     const Workspace& ws = slots[i]->ws;
+    if (slots[i]->busy || (ws.exchange && ws.exchange != &exchange)) continue;
     const bool fits = kernels && ws.kernels && ws.kernels->value_size == kernels->value_size && ws.info.k == k;
     if (index == slots.size() || fits) index = i;
     if (fits) break;
@@ -97,18 +100,30 @@ void HandleState::waiting(const Workspace& ws, double seconds) {
 
 void HandleState::fail_call(const CallInfo& unnumbered, ErrorCode code, const std::string& message) {
   const CallInfo info = numbered(unnumbered);
-  std::size_t index = 0;
-  Slot& slot = idle_slot(nullptr, info.k, index);
-  slot.ws.info = info;
-  slot.ws.kernels = nullptr;  // no data: the headers say own_failure
   // The method the other ranks use for this call, if this rank's domain and k are valid.
   const bool sized = valid_domain(static_cast<int>(info.dom)) && info.k >= 1 &&
                      info.k <= std::numeric_limits<std::uint32_t>::max();
   Exchange& exchange = sized ? exchange_for(size_of(info.dom) * info.k) : *exchanges.front();
+  std::size_t index = 0;
+  Slot& slot = idle_slot(nullptr, info.k, exchange, index);
+  slot.ws.info = info;
+  slot.ws.kernels = nullptr;  // no data: the headers say own_failure
   slot.ws.exchange = &exchange;
   exchange.start(slot.ws);
-  exchange.finish(slot.ws, this);
+  complete(slot.ws);
   throw Error(code, message);
+}
+
+void HandleState::complete(Workspace& ws) {
+  try {
+    ws.exchange->finish(ws, this);
+  } catch (...) {
+    // A method that gave up takes the handle's other methods with it (exchange.hpp).
+    const std::string& why = ws.exchange->abandoned();
+    if (!why.empty())
+      for (const auto& other : exchanges) other->give_up(why);
+    throw;
+  }
 }
 
 std::size_t HandleState::start(const DataRef& data, std::size_t length, const CallInfo& unnumbered) {
@@ -120,10 +135,12 @@ std::size_t HandleState::start(const DataRef& data, std::size_t length, const Ca
                                           " requests of this handle are in flight; wait for some before starting more");
   const CallInfo info = numbered(unnumbered);
 
+  Exchange& exchange = exchange_for(kernels->value_size * info.k);
   std::size_t index = 0;
-  Slot& slot = idle_slot(kernels, info.k, index);
+  Slot& slot = idle_slot(kernels, info.k, exchange, index);
   slot.ws.info = info;
   slot.ws.kernels = kernels;
+  slot.ws.exchange = &exchange;
   slot.busy = true;
   slot.data = data;
   if (data.many && data.arrays) {
@@ -137,8 +154,6 @@ std::size_t HandleState::start(const DataRef& data, std::size_t length, const Ca
   try {
     slot.ws.partials.resize(shared * info.k * kernels->value_size);
     kernels->gather(data, contrib, 0, shared, slot.ws.partials.data());
-    Exchange& exchange = exchange_for(kernels->value_size * info.k);
-    slot.ws.exchange = &exchange;
     exchange.start(slot.ws);
   } catch (...) {
     slot.busy = false;
@@ -163,15 +178,7 @@ void HandleState::finish(std::size_t index) {
       --state.pending;
     }
   } release{*this, slot};
-  try {
-    slot.ws.exchange->finish(slot.ws, this);
-  } catch (...) {
-    // A method that gave up takes the handle's other methods with it (exchange.hpp).
-    const std::string& why = slot.ws.exchange->abandoned();
-    if (!why.empty())
-      for (const auto& other : exchanges) other->give_up(why);
-    throw;
-  }
+  complete(slot.ws);
   slot.ws.kernels->scatter(slot.data, receiving(slot.ws.info.transpose), 0, plan.shared_groups, slot.ws.results.data());
 }
 
@@ -215,8 +222,11 @@ Request Handle::start_many(void* const* arrays, std::size_t k, Domain dom, Op op
 std::size_t Handle::size() const noexcept { return state_ ? state_->plan.n : 0; }
 MPI_Comm Handle::comm() const noexcept { return state_ ? state_->comm.get() : MPI_COMM_NULL; }
 
-void Handle::fail_call(ErrorCode code, const std::string& message) {
-  live(state_).fail_call(detail::CallInfo{}, code, message);
+void Handle::fail_call(ErrorCode code, const std::string& message, Domain dom, std::size_t k) {
+  detail::CallInfo info;
+  info.dom = dom;
+  info.k = k;
+  live(state_).fail_call(info, code, message);
 }
 std::size_t Handle::pending_requests() const noexcept { return state_ ? state_->pending : 0; }
 

@@ -80,7 +80,9 @@ struct HandleState final : WaitWatch {
 private:
   /// The call's info, numbered (CallInfo::call).
   CallInfo numbered(const CallInfo& info) noexcept;
-  Slot& idle_slot(const Kernels* kernels, std::size_t k, std::size_t& index);
+  Slot& idle_slot(const Kernels* kernels, std::size_t k, const Exchange& exchange, std::size_t& index);
+  /// The method's finish; if the method gave up, the handle's other methods give up too.
+  void complete(Workspace& ws);
 };
 
 }  // namespace gsr::detail

@@ -67,7 +67,7 @@ MethodRequest method_from_environment(const std::string& value) {
     if (*m == Method::automatic) bad("auto cannot be in a table");
     if (request.table.empty() && colon != std::string::npos)
       bad("the first method, '" + name + "', serves every size below the next and takes no size");
-    SizeMethod range{0, *m};
+    SizeMethod range{0, *m, {}};
     if (!request.table.empty()) {
       if (colon == std::string::npos) bad("'" + name + "' has no size (method:bytes)");
       const std::string bytes = item.substr(colon + 1);
@@ -83,9 +83,15 @@ MethodRequest method_from_environment(const std::string& value) {
     if (end == value.size()) break;
     begin = end + 1;
   }
+  // Consecutive ranges of one method are one range ("pairwise,pairwise:64" is pairwise).
+  std::vector<SizeMethod> merged;
+  for (const SizeMethod& range : request.table)
+    if (merged.empty() || merged.back().method != range.method) merged.push_back(range);
+  request.table = std::move(merged);
   Stats lookup;
   lookup.methods_by_size = request.table;
   request.method = lookup.method_for(sizeof(double));
+  if (request.table.size() == 1) request.table.clear();
   return request;
 }
 
@@ -243,9 +249,9 @@ Stats describe(const Plan& plan, std::size_t n, ChosenExchange& chosen, MPI_Comm
   for (const auto& method : chosen.exchanges) st.handle_bytes += method->bytes();
   // Auto's table, as ranges of bytes per entry (only when more than one method serves).
   for (std::size_t s = 0; s < chosen.exchange_at.size(); ++s) {
-    const Method m = chosen.exchanges[chosen.exchange_at[s]]->method();
-    if (st.methods_by_size.empty() || st.methods_by_size.back().method != m)
-      st.methods_by_size.push_back(SizeMethod{s == 0 ? 0 : chosen.sizes[s], m});
+    const Exchange& serving = *chosen.exchanges[chosen.exchange_at[s]];
+    if (st.methods_by_size.empty() || st.methods_by_size.back().method != serving.method())
+      st.methods_by_size.push_back(SizeMethod{s == 0 ? 0 : chosen.sizes[s], serving.method(), serving.stages()});
   }
   if (st.methods_by_size.size() == 1) st.methods_by_size.clear();
   st.neighbors_spread = spread_over_ranks(comm, st.neighbors, plan.ranks);

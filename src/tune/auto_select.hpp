@@ -44,7 +44,7 @@ inline constexpr int auto_warmup_calls = 1;
 inline constexpr int auto_timed_calls = 5;
 
 /// Bytes per entry (value size x k) at which auto tabulates its choice at setup: every
-/// multiple of 4 up to 64 (float and double with k up to 16), then 1.5x and 2x steps to
+/// multiple of 4 up to 64 (a float with k up to 16, a double with k up to 8), then 1.5x and 2x steps to
 /// 2^20. A call of w bytes per entry uses the choice of the largest tabulated size <= w.
 const std::vector<std::size_t>& tabulated_entry_bytes();
 

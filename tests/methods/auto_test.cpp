@@ -190,16 +190,35 @@ TEST(AutoBySize, GsrMethodTableServesEachSizeWithItsMethod) {
   }
 }
 
+/// Sets GSR_TIMEOUT for the lifetime of the object (read at setup), then removes it.
+struct ScopedTimeout {
+  explicit ScopedTimeout(const char* seconds) { setenv("GSR_TIMEOUT", seconds, 1); }
+  ~ScopedTimeout() { unsetenv("GSR_TIMEOUT"); }
+};
+
 TEST(AutoBySize, BadArgumentsOnOneRankReachTheOthersThroughTheSizesMethod) {
   if (world_size() < 2) GTEST_SKIP() << "needs another rank to hear of the failure";
-  const ScopedMethodVariable variable("crystal_router,pairwise:16");
+  // Pairwise and allreduce exchange nothing alike: a rank taking part through the wrong
+  // one would leave the others waiting until GSR_TIMEOUT (short here, so that shows as
+  // ErrorCode::timeout instead of remote).
+  const ScopedMethodVariable variable("pairwise,allreduce:16");
+  const ScopedTimeout timeout("20");
   const std::vector<std::int64_t> ids = ring_ids();
   gsr::Handle h(ids, MPI_COMM_WORLD);
-  // Rank 0 passes NULL data for a call of 16 bytes per entry (pairwise); every other rank
-  // passes good data and hears of the failure instead of waiting.
   std::vector<double> v(ids.size() * 2, 1.0);
+  // Rank 0 passes NULL data for a call of 16 bytes per entry (allreduce); every other rank
+  // passes good data and hears of the failure instead of waiting.
   try {
     h.apply_vec(world_rank() == 0 ? nullptr : v.data(), v.size(), 2, gsr::Domain::float64, Op::add, Transpose::no);
+    ADD_FAILURE() << "the call succeeded on rank " << world_rank();
+  } catch (const gsr::Error& e) {
+    EXPECT_EQ(e.code(), world_rank() == 0 ? gsr::ErrorCode::invalid_argument : gsr::ErrorCode::remote) << e.what();
+  }
+  // A shim that finds the arguments bad itself (the C request pointer, a Fortran k) says
+  // which call it refuses, so the same method carries the refusal.
+  try {
+    if (world_rank() == 0) h.fail_call(gsr::ErrorCode::invalid_argument, "gsr: refused by a shim", gsr::Domain::float64, 2);
+    h.apply_vec(std::span<double>(v), 2, Op::add);
     ADD_FAILURE() << "the call succeeded on rank " << world_rank();
   } catch (const gsr::Error& e) {
     EXPECT_EQ(e.code(), world_rank() == 0 ? gsr::ErrorCode::invalid_argument : gsr::ErrorCode::remote) << e.what();

@@ -191,7 +191,8 @@ TEST(AutoBySize, TabulatedSizesCoverEveryCallSize) {
   ASSERT_FALSE(sizes.empty());
   EXPECT_EQ(sizes.front(), 4u);  // the smallest value: one float or int
   for (std::size_t i = 1; i < sizes.size(); ++i) EXPECT_LT(sizes[i - 1], sizes[i]);
-  // float and double with k up to 16 each have a row of their own.
+  // Every multiple of 4 bytes up to 64 has a row of its own (a float with k up to 16, a
+  // double with k up to 8).
   for (std::size_t w = 4; w <= 64; w += 4) EXPECT_EQ(sizes[size_row(sizes, w)], w);
   EXPECT_EQ(sizes[size_row(sizes, 100)], 96u);             // between rows: the row below
   EXPECT_EQ(sizes[size_row(sizes, 1u << 30)], sizes.back());  // beyond the table: the last
@@ -221,8 +222,9 @@ TEST(AutoBySize, MeasurementsShiftThePredictions) {
   // c0 measured 20 slower than predicted, a per-call cost carried to every size: 56 * 1.25
   // = 70 > 66 at w = 16 (c1 stays), 104 * 1.25 < 258 at w = 64.
   EXPECT_EQ(choose_by_size(crossing, {41, 6}, 0, 1, false), (std::vector<int>{1, 1, 1, 0}));
-  // A candidate not measured gets the largest shift of the measured ones (here c1's, 3).
-  EXPECT_EQ(choose_by_size(crossing, {-1, 9}, 0, 1, false), (std::vector<int>{1, 1, 0, 0}));
+  // A candidate not measured gets the largest shift of the measured ones: here c1's, 90,
+  // so at w = 16 c0's 126 * 1.25 > c1's 156 (without the shift c0 would win, 36 * 1.25).
+  EXPECT_EQ(choose_by_size(crossing, {-1, 96}, 0, 1, false), (std::vector<int>{1, 1, 1, 0}));
   // With a calibrated model the model decides first; measurements settle the rest.
   EXPECT_EQ(choose_by_size(crossing, {41, 6}, 0, 1, true), (std::vector<int>{1, 1, 1, 0}));
   EXPECT_EQ(choose_by_size(crossing, {21, 6}, 0, 1, true), (std::vector<int>{1, 1, 0, 0}));
