@@ -136,7 +136,7 @@ std::vector<Candidate> build_candidates(const ExchangeInputs& in, const CostMode
     Candidate c{entry.method, std::move(built.exchange), {}, -1.0, false, {}};
     if (!c.exchange) c.note = "excluded: " + built.unavailable;
     for (const std::size_t w : sizes)
-      predicted.push_back(c.exchange ? model.predict(c.method, c.exchange->stages(), w, 1, in.plan.n) : -1.0);
+      predicted.push_back(c.exchange ? model.predict(c.method, c.exchange->stages(), w, 1, in.plan.n, in.plan.shared_groups) : -1.0);
     candidates.push_back(std::move(c));
   }
   predicted.push_back(model.calibrated ? 0.0 : 1.0);  // the maximum is 0 only if every rank's is

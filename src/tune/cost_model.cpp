@@ -14,28 +14,57 @@
 
 namespace gsr::detail {
 
-double CostModel::cache_factor(double bytes) const {
-  if (local_curve.empty()) return 1.0;
-  if (bytes <= local_curve.front().bytes) return local_curve.front().factor;
-  if (bytes >= local_curve.back().bytes) return local_curve.back().factor;
+namespace {
+
+// g along one curve (points of one k, ascending in bytes).
+double along(const std::vector<CostModel::CachePoint>& curve, double bytes) {
+  if (curve.empty()) return 1.0;
+  if (bytes <= curve.front().bytes) return curve.front().factor;
+  if (bytes >= curve.back().bytes) return curve.back().factor;
   std::size_t i = 1;
-  while (local_curve[i].bytes < bytes) ++i;
-  const CachePoint& a = local_curve[i - 1];
-  const CachePoint& b = local_curve[i];
+  while (curve[i].bytes < bytes) ++i;
+  const CostModel::CachePoint& a = curve[i - 1];
+  const CostModel::CachePoint& b = curve[i];
   const double t = std::log(bytes / a.bytes) / std::log(b.bytes / a.bytes);
   return a.factor + t * (b.factor - a.factor);
+}
+
+std::vector<CostModel::CachePoint> points_of(const std::vector<CostModel::CachePoint>& all, std::size_t k) {
+  std::vector<CostModel::CachePoint> out;
+  for (const CostModel::CachePoint& p : all)
+    if (p.k == k) out.push_back(p);
+  return out;
+}
+
+}  // namespace
+
+double CostModel::cache_factor(double bytes, std::size_t k) const {
+  const std::vector<CachePoint>& curve = alone_on_node && !local_curve_alone.empty() ? local_curve_alone : local_curve;
+  // The measured k nearest below and above (0: points for any k).
+  std::size_t below = 0, above = 0;
+  for (const CachePoint& p : curve) {
+    if (p.k == 0) continue;
+    if (p.k <= k && p.k > below) below = p.k;
+    if (p.k >= k && (above == 0 || p.k < above)) above = p.k;
+  }
+  if (below == 0 && above == 0) return along(points_of(curve, 0), bytes);
+  if (below == 0) return along(points_of(curve, above), bytes);
+  if (above == 0 || above == below) return along(points_of(curve, below), bytes);
+  const double t = static_cast<double>(k - below) / static_cast<double>(above - below);
+  return (1 - t) * along(points_of(curve, below), bytes) + t * along(points_of(curve, above), bytes);
 }
 
 double CostModel::local_seconds(std::size_t value_bytes, std::size_t k, std::size_t entries) const {
   const double n = static_cast<double>(entries), width = static_cast<double>(value_bytes) * static_cast<double>(k);
   return n * (local_seconds_per_entry + local_seconds_per_value * static_cast<double>(k)) *
-         cache_factor(n * (width + 4.0));
+         cache_factor(n * (width + 4.0), k);
 }
 
 double CostModel::predict(Method method, const std::vector<StageStats>& stages, std::size_t value_bytes,
-                          std::size_t k, std::size_t entries) const {
+                          std::size_t k, std::size_t entries, std::size_t shared_groups) const {
   const double width = static_cast<double>(value_bytes) * static_cast<double>(k);
-  double seconds = local_seconds(value_bytes, k, entries);
+  double seconds = local_seconds(value_bytes, k, entries) +
+                   static_cast<double>(shared_groups) * static_cast<double>(k) * shared_seconds_per_value;
   bool exchanges = false;
   for (const StageStats& s : stages) {
     exchanges = exchanges || s.messages > 0;
@@ -95,15 +124,25 @@ CostModel read_machine_file(const std::string& path) {
   model.beta = positive(document, "beta_seconds_per_byte", path, true);
   model.local_seconds_per_entry = positive(document, "local_seconds_per_entry", path, false);
   model.local_seconds_per_value = positive(document, "local_seconds_per_value", path, false);
-  if (document.contains("local_curve")) {
-    const nlohmann::json& curve = document.at("local_curve");
-    if (!curve.is_array()) bad_file(path, "\"local_curve\" is not an array of {\"bytes\", \"factor\"} points");
+  model.shared_seconds_per_value = positive(document, "shared_seconds_per_value", path, false);
+  for (const char* name : {"local_curve", "local_curve_alone"}) {
+    if (!document.contains(name)) continue;
+    const std::string quoted = std::string("\"") + name + "\"";
+    const nlohmann::json& curve = document.at(name);
+    if (!curve.is_array()) bad_file(path, quoted + " is not an array of {\"bytes\", \"factor\"} points");
+    std::vector<CostModel::CachePoint>& into = std::string(name) == "local_curve" ? model.local_curve : model.local_curve_alone;
     for (const nlohmann::json& point : curve) {
-      if (!point.is_object()) bad_file(path, "\"local_curve\" holds " + point.dump() + ", not a {\"bytes\", \"factor\"} point");
-      CostModel::CachePoint p{positive(point, "bytes", path, true, "bytes"), positive(point, "factor", path, true, "")};
-      if (!model.local_curve.empty() && p.bytes <= model.local_curve.back().bytes)
-        bad_file(path, "\"local_curve\" is not in ascending \"bytes\"");
-      model.local_curve.push_back(p);
+      if (!point.is_object()) bad_file(path, quoted + " holds " + point.dump() + ", not a {\"bytes\", \"factor\"} point");
+      CostModel::CachePoint p{positive(point, "bytes", path, true, "bytes"), positive(point, "factor", path, true, ""), 0};
+      if (point.contains("k")) {
+        const nlohmann::json& k = point.at("k");
+        if (!k.is_number_unsigned() || k.get<std::uint64_t>() == 0)
+          bad_file(path, quoted + " has the point's \"k\" " + k.dump() + ", not a whole number of components >= 1");
+        p.k = k.get<std::size_t>();
+      }
+      for (const CostModel::CachePoint& q : into)
+        if (q.k == p.k && q.bytes >= p.bytes) bad_file(path, quoted + " is not in ascending \"bytes\" for k = " + std::to_string(p.k));
+      into.push_back(p);
     }
   }
   if (document.contains("call_seconds")) {

@@ -1,15 +1,17 @@
 // tune/cost_model.hpp — the alpha-beta cost of a call (docs/scaling.md, "The model"):
 //
-//   T = n (c_entry + c_value k) g(W)  +  sum over stages ( alpha m_s + beta (8 v_s k + 16 m_s) )
-//       + c_call(method)
+//   T = n (c_entry + c_value k) g(W)  +  G k c_shared
+//       + sum over stages ( alpha m_s + beta (8 v_s k + 16 m_s) )  +  c_call(method)
 //
 // for a rank with n entries, k components of 8-byte values, and per stage s m_s messages
 // carrying v_s values of one component, each with gsr's 16-byte header. The neighbour
 // method adds its announcements (one 24-byte message per neighbour), and each non-blocking
 // collective a method posts costs one alpha more: two for neighbor, one for allreduce.
 // g(W) >= 1 is the local pass's slow-down once its working set W = n (value bytes x k + 4)
-// outgrows the caches, and c_call the method's own fixed cost per call that exchanges
-// anything (probes, header checks, the progress engine), both measured by calibration. The
+// outgrows the caches; c_shared the cost per shared group (G of them) and component of what
+// the exchange adds to the local pass (gather, packing, combining the holders' partials,
+// scatter); c_call the method's own fixed cost per call that exchanges anything (probes,
+// header checks, the progress engine); all measured by calibration. The
 // local term is the same for every method, so it never changes which wins; it makes the
 // prediction comparable with a measured time. Defaults are a guess for one node; a machine
 // file written by `gsr-bench --calibrate` (GSR_MACHINE=file) replaces them with measured
@@ -29,12 +31,20 @@ struct CostModel {
   double beta = 1e-9;                     // seconds per byte
   double local_seconds_per_entry = 0.0;   // the local pass: per entry (the index structure) ...
   double local_seconds_per_value = 0.0;   // ... and per component of each entry (0, 0: not modelled)
-  /// g(W): the local pass's factor at working sets of `bytes`, ascending; linear in log W
-  /// between points, the end points' factors beyond them; empty: 1 everywhere.
+  double shared_seconds_per_value = 0.0;  // per shared group and component (0: not modelled)
+  /// g(W): the local pass's factor at working sets of `bytes`, measured with `k` components
+  /// interleaved (0: any k). Per k, linear in log W between points (ascending in bytes), the
+  /// end points' factors beyond them; a k between measured ones takes the factors of its
+  /// neighbours linearly in k, a k beyond them the nearest one's; empty: 1 everywhere.
   struct CachePoint {
     double bytes = 0, factor = 1;
+    std::size_t k = 0;
   };
   std::vector<CachePoint> local_curve;
+  /// g(W) for a rank alone on its node, which has the node's memory bandwidth to itself
+  /// (local_curve is measured with every rank busy); used when alone_on_node is set.
+  std::vector<CachePoint> local_curve_alone;
+  bool alone_on_node = false;
   /// c_call per method (indexed by the Method code; missing or 0: not modelled).
   std::vector<double> call_seconds;
   std::string source = "defaults";        // "defaults", or the machine file it came from
@@ -44,13 +54,13 @@ struct CostModel {
   static constexpr double announcement_bytes = 24;  // the neighbour method's, per neighbour
 
   /// Predicted seconds per call of `method` with these `stages`, values of `value_bytes`,
-  /// `k` components and `entries` local entries.
+  /// `k` components, `entries` local entries and `shared_groups` shared groups.
   double predict(Method method, const std::vector<StageStats>& stages, std::size_t value_bytes, std::size_t k = 1,
-                 std::size_t entries = 0) const;
+                 std::size_t entries = 0, std::size_t shared_groups = 0) const;
   /// The local pass alone: n (c_entry + c_value k) g(W).
   double local_seconds(std::size_t value_bytes, std::size_t k, std::size_t entries) const;
-  /// g(W) at a working set of `bytes`.
-  double cache_factor(double bytes) const;
+  /// g(W) at a working set of `bytes` with k components.
+  double cache_factor(double bytes, std::size_t k = 1) const;
 };
 
 /// The model GSR_MACHINE names (read once per file name and kept), or the defaults when it

@@ -66,8 +66,21 @@ TEST(CostModel, CacheCurveAndCallCostByHand) {
   EXPECT_DOUBLE_EQ(m.cache_factor(8e6), 2.5);
   EXPECT_DOUBLE_EQ(m.cache_factor(1e9), 3.0);
   EXPECT_DOUBLE_EQ(CostModel{}.cache_factor(1e9), 1.0);
+  // Curves per k: k = 2 lies half way between k = 1's and k = 3's, k = 5 takes k = 3's.
+  CostModel per_k;
+  per_k.local_curve = {{1e6, 1.0, 1}, {4e6, 2.0, 1}, {1e6, 1.0, 3}, {4e6, 4.0, 3}};
+  EXPECT_DOUBLE_EQ(per_k.cache_factor(2e6, 1), 1.5);
+  EXPECT_DOUBLE_EQ(per_k.cache_factor(2e6, 3), 2.5);
+  EXPECT_DOUBLE_EQ(per_k.cache_factor(2e6, 2), 2.0);
+  EXPECT_DOUBLE_EQ(per_k.cache_factor(2e6, 5), 2.5);
+  // A rank alone on its node uses its own curve when there is one.
+  per_k.local_curve_alone = {{1e6, 1.0, 1}, {4e6, 1.2, 1}};
+  EXPECT_DOUBLE_EQ(per_k.cache_factor(4e6, 1), 2.0);
+  per_k.alone_on_node = true;
+  EXPECT_DOUBLE_EQ(per_k.cache_factor(4e6, 1), 1.2);
+  EXPECT_DOUBLE_EQ(per_k.cache_factor(4e6, 3), 1.2);  // its only k
   // 100000 doubles, k = 1: W = 100000 x (8 + 4) = 1.2 MB; 1e6 entries, k = 3: W = 28 MB.
-  EXPECT_DOUBLE_EQ(m.local_seconds(8, 1, 100000), 100000 * 1e-9 * (1.0 + std::log(1.2) / std::log(4.0)));
+  EXPECT_DOUBLE_EQ(m.local_seconds(8, 1, 100000), 100000 * 1e-9 * (1.0 + 0.5 * std::log(1.2) / std::log(2.0)));
   EXPECT_DOUBLE_EQ(m.local_seconds(8, 3, 1000000), 1e6 * 3e-9 * 3.0);
   // A method's fixed cost per call counts when the call exchanges anything (allreduce's
   // collective always does), never for a rank with nothing to send.
@@ -80,6 +93,9 @@ TEST(CostModel, CacheCurveAndCallCostByHand) {
   EXPECT_DOUBLE_EQ(m.predict(gsr::Method::pairwise, {{0, 0}}, 8, 1, 0), 0.0);
   EXPECT_DOUBLE_EQ(m.predict(gsr::Method::allreduce, {{0, 4}}, 8, 1, 0), 1e-6 + 1e-9 * 32 + 7e-7);
   EXPECT_DOUBLE_EQ(m.predict(gsr::Method::crystal_router, one, 8, 1, 0), 1e-6 + 1e-9 * (80 + 16));
+  // Each shared group costs c_shared per component on top of the messages.
+  m.shared_seconds_per_value = 3e-9;
+  EXPECT_DOUBLE_EQ(m.predict(gsr::Method::crystal_router, one, 8, 2, 0, 50), 1e-6 + 1e-9 * (160 + 16) + 50 * 2 * 3e-9);
 }
 
 TEST(CostModel, ReadsAMachineFile) {
@@ -102,9 +118,15 @@ TEST(CostModel, ReadsAMachineFile) {
       "full.json", R"({"format": "gsr-machine", "version": 1, "alpha_seconds": 5e-7,
                       "beta_seconds_per_byte": 2e-10, "local_seconds_per_value": 3e-10,
                       "local_curve": [{"bytes": 3e6, "factor": 1}, {"bytes": 5e7, "factor": 2.5}],
+                      "local_curve_alone": [{"bytes": 3e6, "factor": 1, "k": 3}, {"bytes": 1e6, "factor": 0.8, "k": 1}],
+                      "shared_seconds_per_value": 4e-9,
                       "call_seconds": {"pairwise": 2e-7, "neighbor": 6e-7, "allreduce": 0}})");
   const CostModel f = gsr::detail::read_machine_file(full);
   ASSERT_EQ(f.local_curve.size(), 2u);
+  ASSERT_EQ(f.local_curve_alone.size(), 2u);
+  EXPECT_EQ(f.local_curve_alone[0].k, 3u);
+  EXPECT_EQ(f.local_curve_alone[1].k, 1u);  // each k ascends on its own
+  EXPECT_DOUBLE_EQ(f.shared_seconds_per_value, 4e-9);
   EXPECT_DOUBLE_EQ(f.local_curve[1].bytes, 5e7);
   EXPECT_DOUBLE_EQ(f.local_curve[1].factor, 2.5);
   ASSERT_GT(f.call_seconds.size(), static_cast<std::size_t>(gsr::Method::neighbor));
@@ -132,7 +154,10 @@ TEST(CostModel, MachineFileErrors) {
        "\"local_curve\" is not an array"},
       {"curveorder.json", R"({"format": "gsr-machine", "alpha_seconds": 1e-6, "beta_seconds_per_byte": 1e-9,
                               "local_curve": [{"bytes": 4e6, "factor": 1}, {"bytes": 1e6, "factor": 2}]})",
-       "\"local_curve\" is not in ascending \"bytes\""},
+       "\"local_curve\" is not in ascending \"bytes\" for k = 0"},
+      {"curvek.json", R"({"format": "gsr-machine", "alpha_seconds": 1e-6, "beta_seconds_per_byte": 1e-9,
+                          "local_curve_alone": [{"bytes": 4e6, "factor": 1, "k": 0}]})",
+       "\"local_curve_alone\" has the point's \"k\" 0, not a whole number of components >= 1"},
       {"curvefactor.json", R"({"format": "gsr-machine", "alpha_seconds": 1e-6, "beta_seconds_per_byte": 1e-9,
                                "local_curve": [{"bytes": 4e6, "factor": 0}]})",
        "\"factor\" is 0, not a number > 0"},

@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <optional>
 #include <utility>
 
 namespace gsr::tools::bench {
@@ -162,39 +163,73 @@ LocalFit measure_local(const std::vector<std::int64_t>& ids, const Rounds& round
   return f;
 }
 
-/// The ids of a problem 2^dim times larger: for a box, the box with twice the elements per
-/// axis; for a mesh file, 2^dim copies of the mesh with their ids moved apart.
-std::vector<std::int64_t> larger_ids(const Problem& problem, MPI_Comm comm) {
-  if (problem.input == "box") return box_problem(problem.dim, 2 * problem.box_elements, problem.order, comm).ids;
+/// The local pass of rank 0 alone (a handle of its own over MPI_COMM_SELF, the other ranks
+/// idle in the rounds' barriers): the node's memory bandwidth all its own.
+LocalFit measure_local_alone(const std::vector<std::int64_t>& ids, const Rounds& rounds, MPI_Comm comm) {
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  std::vector<std::int64_t> mine;
+  if (rank == 0) mine = ids;
+  SetupOptions options;
+  options.method = Method::pairwise;
+  std::optional<Handle> handle;
+  if (rank == 0) handle.emplace(mine, MPI_COMM_SELF, options);
+  std::vector<double> u(3 * mine.size(), 0.0);
+  const std::vector<double> medians =
+      time_rounds({{[&] { if (handle) handle->apply(std::span<double>(u.data(), mine.size()), Op::add); }},
+                   {[&] { if (handle) handle->apply_vec(std::span<double>(u), 3, Op::add); }}},
+                  rounds, comm);
+  LocalFit f;
+  f.entries = static_cast<std::size_t>(max_over_ranks(mine.size(), comm));
+  f.seconds_k1 = medians[0];
+  f.seconds_k3 = medians[1];
+  return f;
+}
+
+/// The other problems the local curve is sampled on: for a box, boxes of E/2, 3E/2 and 2E
+/// elements per axis (those that differ from E and from each other); for a mesh file, 2^dim
+/// copies of it with their ids moved apart.
+std::vector<std::vector<std::int64_t>> curve_problems(const Problem& problem, MPI_Comm comm) {
+  std::vector<std::vector<std::int64_t>> out;
+  if (problem.input == "box") {
+    const int e = problem.box_elements;
+    std::vector<int> sizes;
+    for (const int size : {e / 2, (3 * e) / 2, 2 * e})
+      if (size >= 1 && size != e && std::find(sizes.begin(), sizes.end(), size) == sizes.end()) sizes.push_back(size);
+    for (const int size : sizes) out.push_back(box_problem(problem.dim, size, problem.order, comm).ids);
+    return out;
+  }
   std::int64_t largest = 0;
   for (const std::int64_t id : problem.ids) largest = std::max(largest, id < 0 ? -id : id);
   MPI_Allreduce(MPI_IN_PLACE, &largest, 1, MPI_INT64_T, MPI_MAX, comm);
-  std::vector<std::int64_t> out;
-  const int copies = problem.dim == 3 ? 8 : 4;
-  for (int c = 0; c < copies; ++c)
-    for (const std::int64_t id : problem.ids) out.push_back(id > 0 ? id + c * largest : id);
+  std::vector<std::int64_t> copies;
+  for (int c = 0; c < (problem.dim == 3 ? 8 : 4); ++c)
+    for (const std::int64_t id : problem.ids) copies.push_back(id > 0 ? id + c * largest : id);
+  out.push_back(std::move(copies));
   return out;
 }
 
-/// The local pass's slow-down g(W) beyond the problem's working sets: the points of the
-/// problem (factor 1 by construction) and of the larger problem (measured over the fit).
-ordered_json local_curve(const LocalFit& base, const LocalFit& large) {
+/// The local pass's factor g(W) per k (1 and 3) at the working sets of the problem (1 by
+/// construction) and of the other problems sampled: measured time over n (c_entry +
+/// c_value k).
+ordered_json local_curve(const LocalFit& base, const std::vector<LocalFit>& others) {
   auto working_set = [](std::size_t n, int k) { return static_cast<double>(n) * (8.0 * k + 4.0); };
-  auto factor = [&](double seconds, int k) {
-    const double fit = static_cast<double>(large.entries) * (base.per_entry + base.per_value * k);
+  auto factor = [&](const LocalFit& f, double seconds, int k) {
+    const double fit = static_cast<double>(f.entries) * (base.per_entry + base.per_value * k);
     return std::max(seconds / std::max(fit, 1e-30), 1e-3);
   };
-  std::vector<std::pair<double, double>> points{{working_set(base.entries, 1), 1.0},
-                                                {working_set(base.entries, 3), 1.0},
-                                                {working_set(large.entries, 1), factor(large.seconds_k1, 1)},
-                                                {working_set(large.entries, 3), factor(large.seconds_k3, 3)}};
-  std::sort(points.begin(), points.end());
   ordered_json curve = ordered_json::array();
-  double last = 0;
-  for (const auto& [bytes, g] : points) {
-    if (bytes <= last) continue;  // the file needs ascending sizes
-    curve.push_back({{"bytes", bytes}, {"factor", g}});
-    last = bytes;
+  for (const int k : {1, 3}) {
+    std::vector<std::pair<double, double>> points{{working_set(base.entries, k), 1.0}};
+    for (const LocalFit& f : others)
+      if (f.entries > 0) points.emplace_back(working_set(f.entries, k), factor(f, k == 1 ? f.seconds_k1 : f.seconds_k3, k));
+    std::sort(points.begin(), points.end());
+    double last = 0;
+    for (const auto& [bytes, g] : points) {
+      if (bytes <= last) continue;  // the file needs ascending sizes per k
+      curve.push_back({{"bytes", bytes}, {"factor", g}, {"k", k}});
+      last = bytes;
+    }
   }
   return curve;
 }
@@ -223,10 +258,39 @@ ordered_json call_costs(const detail::CostModel& model, const Rounds& rounds, MP
   ordered_json out = ordered_json::object();
   for (std::size_t i = 0; i < handles.size(); ++i) {
     const Stats& st = handles[i].stats();
-    const double predicted = max_over_ranks(model.predict(st.method, st.stages, sizeof(double), 1, ids.size()), comm);
+    const double predicted = max_over_ranks(model.predict(st.method, st.stages, sizeof(double), 1, ids.size(), st.shared_groups), comm);
     out[std::string(to_string(concrete_methods[i]))] = std::max(measured[i] - predicted, 0.0);
   }
   return out;
+}
+
+/// c_shared: what sharing adds to a call beyond its messages, per shared group and
+/// component. A pairwise handle on the problem and the same ids made unshared are timed with
+/// k = 1 and 3; the shared one's excess, less the model's messages and pairwise's c_call,
+/// over the fullest rank's shared groups times k (least squares through 0 over both k).
+double shared_cost(const Problem& problem, const detail::CostModel& model, const Rounds& rounds, MPI_Comm comm) {
+  SetupOptions options;
+  options.method = Method::pairwise;
+  Handle shared(problem.ids, comm, options), alone(unshared(problem.ids, comm), comm, options);
+  const std::size_t n = problem.ids.size();
+  std::vector<double> u(3 * n, 0.0), v(3 * n, 0.0);
+  const std::vector<double> t =
+      time_rounds({{[&] { shared.apply(std::span<double>(u.data(), n), Op::add); }},
+                   {[&] { alone.apply(std::span<double>(v.data(), n), Op::add); }},
+                   {[&] { shared.apply_vec(std::span<double>(u), 3, Op::add); }},
+                   {[&] { alone.apply_vec(std::span<double>(v), 3, Op::add); }}},
+                  rounds, comm);
+  const Stats& st = shared.stats();
+  const double groups = static_cast<double>(max_over_ranks(st.shared_groups, comm));
+  double sum_xy = 0, sum_xx = 0;
+  for (const int k : {1, 3}) {
+    const double messages =
+        max_over_ranks(model.predict(Method::pairwise, st.stages, sizeof(double), static_cast<std::size_t>(k)), comm);
+    const double excess = (k == 1 ? t[0] - t[1] : t[2] - t[3]) - messages;
+    sum_xy += groups * k * excess;
+    sum_xx += groups * k * groups * k;
+  }
+  return sum_xx > 0 ? std::max(sum_xy / sum_xx, 1e-15) : 1e-15;
 }
 
 ordered_json link_json(const LinkFit& f) {
@@ -273,8 +337,12 @@ Calibration calibrate(const Problem& problem, const Rounds& rounds, MPI_Comm com
   if (inter < ranks) links.push_back(measure_link("inter_node", inter, rounds, probes));
   MPI_Comm_free(&probes);
   const LocalFit local = measure_local(problem.ids, rounds, comm);
-  const LocalFit large = measure_local(larger_ids(problem, comm), rounds, comm);
-
+  // g(W): the pass on smaller and larger problems, every rank at once and rank 0 alone.
+  std::vector<LocalFit> busy, alone;
+  for (const std::vector<std::int64_t>& ids : curve_problems(problem, comm)) {
+    busy.push_back(measure_local(ids, rounds, comm));
+    alone.push_back(measure_local_alone(ids, rounds, comm));
+  }
   Calibration out;
   const LinkFit& used = links.back();  // inter-node where there is one
   ordered_json& m = out.machine;
@@ -284,13 +352,20 @@ Calibration calibrate(const Problem& problem, const Rounds& rounds, MPI_Comm com
   m["beta_seconds_per_byte"] = used.beta;
   m["local_seconds_per_entry"] = local.per_entry;
   m["local_seconds_per_value"] = local.per_value;
-  m["local_curve"] = local_curve(local, large);
+  m["local_curve"] = local_curve(local, busy);
+  m["local_curve_alone"] = local_curve(local, alone);
   detail::CostModel fitted;
   fitted.alpha = used.alpha;
   fitted.beta = used.beta;
   fitted.local_seconds_per_entry = local.per_entry;
   fitted.local_seconds_per_value = local.per_value;
   m["call_seconds"] = call_costs(fitted, rounds, comm);
+  for (const Method method : concrete_methods) {
+    const auto code = static_cast<std::size_t>(method);
+    if (fitted.call_seconds.size() <= code) fitted.call_seconds.resize(code + 1, 0.0);
+    fitted.call_seconds[code] = m["call_seconds"][std::string(to_string(method))].get<double>();
+  }
+  m["shared_seconds_per_value"] = shared_cost(problem, fitted, rounds, comm);
   m["link"] = used.link;
   for (const LinkFit& f : links) m[f.link] = link_json(f);
   m["stream_seconds_per_value"] = local.stream;
@@ -337,9 +412,14 @@ std::string calibration_table(const ordered_json& metadata, const Calibration& c
   text += cell("local pass: %.3f ns per entry + %.3f ns per component (stream bound: %.3f ns per value)\n",
                1e9 * m.at("local_seconds_per_entry").get<double>(), 1e9 * m.at("local_seconds_per_value").get<double>(),
                1e9 * m.at("stream_seconds_per_value").get<double>());
-  text += "  times g(W) for a working set of W bytes:";
-  for (const auto& point : m.at("local_curve"))
-    text += cell(" %.3g MB %.2f;", 1e-6 * point.at("bytes").get<double>(), point.at("factor").get<double>());
+  for (const char* curve : {"local_curve", "local_curve_alone"}) {
+    text += curve == std::string("local_curve") ? "  times g(W) for a working set of W bytes, every rank busy:"
+                                                : "\n  and for a rank alone on its node:";
+    for (const auto& point : m.at(curve))
+      text += cell(" k=%d %.3g MB %.2f;", point.at("k").get<int>(), 1e-6 * point.at("bytes").get<double>(),
+                   point.at("factor").get<double>());
+  }
+  text += cell("\nper shared group and component: %.3f ns", 1e9 * m.at("shared_seconds_per_value").get<double>());
   text += "\nfixed cost per call of each method, us:";
   for (const auto& [name, seconds] : m.at("call_seconds").items())
     text += cell(" %s %.2f;", name.c_str(), 1e6 * seconds.get<double>());

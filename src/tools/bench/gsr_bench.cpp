@@ -109,7 +109,16 @@ int run_check(const Problem& problem, const Arguments& args, MPI_Comm comm, int 
 
 /// Timing: the table on rank 0, and the files it was asked for.
 int run_bench(const Problem& problem, const Arguments& args, MPI_Comm comm, int rank, int argc, char** argv) {
-  const gsr::detail::CostModel model = model_of(args);
+  gsr::detail::CostModel model = model_of(args);
+  // A rank alone on its node has the node's memory bandwidth to itself (docs/scaling.md).
+  MPI_Comm node = MPI_COMM_NULL;
+  MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+  int on_node = 1;
+  MPI_Comm_size(node, &on_node);
+  MPI_Comm_free(&node);
+  int most_on_a_node = on_node;
+  MPI_Allreduce(&on_node, &most_on_a_node, 1, MPI_INT, MPI_MAX, comm);
+  model.alone_on_node = most_on_a_node == 1;
   const std::vector<Record> records = measure(problem, args.rounds, model, comm);
   nlohmann::ordered_json metadata = run_metadata(problem, argc, argv);
   metadata["model"] = model.source;

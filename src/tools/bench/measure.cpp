@@ -118,7 +118,7 @@ std::map<std::pair<std::size_t, std::size_t>, double> predictions(const std::vec
     for (const CallKind& kind : call_kinds())
       if (!out.count({c, kind.k}))
         out[{c, kind.k}] = model.predict(stats.method_for(sizeof(double), kind.k), stats.stages_for(sizeof(double), kind.k),
-                                         sizeof(double), kind.k, entries);
+                                         sizeof(double), kind.k, entries, stats.shared_groups);
   }
   for (auto& [key, seconds] : out) seconds = max_over_ranks(seconds, comm);
   return out;

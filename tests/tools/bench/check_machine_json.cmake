@@ -4,9 +4,10 @@
 # The machine file says format gsr-machine, and alpha, beta and the local pass (per entry
 # and per component) are numbers
 # above 0 (alpha under a second, beta under a microsecond per byte: measured, not garbage);
-# the local curve has ascending sizes with factors above 0, 2 to 4 points (the problem's
-# and the larger problem's working sets, k = 1 and 3); there is a fixed cost per call >= 0
-# for every method; the records hold a ping-pong and a streaming probe for every message size.
+# both local curves (every rank busy, a rank alone) have 2 to 8 points (the problem's and
+# up to three other sizes' working sets, for k = 1 and 3), sizes ascending per k, factors
+# above 0; the cost per shared group is above 0; there is a fixed cost per call >= 0 for
+# every method; the records hold a ping-pong and a streaming probe for every message size.
 cmake_minimum_required(VERSION 3.25)
 file(READ "${MACHINE}" machine)
 string(JSON format GET "${machine}" format)
@@ -28,22 +29,34 @@ foreach(pair "alpha_seconds:1" "beta_seconds_per_byte:1e-6" "local_seconds_per_e
     message(FATAL_ERROR "${MACHINE}: ${field} = ${value}, implausibly large (limit ${limit})")
   endif()
 endforeach()
-string(JSON points LENGTH "${machine}" local_curve)
-if(points LESS 2 OR points GREATER 4)
-  message(FATAL_ERROR "${MACHINE}: local_curve has ${points} points, expected 2 to 4")
+string(JSON shared GET "${machine}" shared_seconds_per_value)
+if(shared MATCHES "^-" OR shared MATCHES "^0(\\.0*)?([eE].*)?$")
+  message(FATAL_ERROR "${MACHINE}: shared_seconds_per_value = ${shared}, not above 0")
 endif()
-set(previous 0)
-math(EXPR last_point "${points} - 1")
-foreach(i RANGE ${last_point})
-  string(JSON bytes GET "${machine}" local_curve ${i} bytes)
-  string(JSON factor GET "${machine}" local_curve ${i} factor)
-  if(NOT bytes GREATER previous)
-    message(FATAL_ERROR "${MACHINE}: local_curve point ${i} at ${bytes} bytes is not above ${previous}")
+foreach(curve local_curve local_curve_alone)
+  string(JSON points LENGTH "${machine}" ${curve})
+  if(points LESS 2 OR points GREATER 8)
+    message(FATAL_ERROR "${MACHINE}: ${curve} has ${points} points, expected 2 to 8")
   endif()
-  if(factor MATCHES "^-" OR factor MATCHES "^0(\\.0*)?([eE].*)?$")
-    message(FATAL_ERROR "${MACHINE}: local_curve point ${i} has factor ${factor}, not above 0")
-  endif()
-  set(previous ${bytes})
+  set(previous_k 0)
+  set(previous 0)
+  math(EXPR last_point "${points} - 1")
+  foreach(i RANGE ${last_point})
+    string(JSON bytes GET "${machine}" ${curve} ${i} bytes)
+    string(JSON factor GET "${machine}" ${curve} ${i} factor)
+    string(JSON k GET "${machine}" ${curve} ${i} k)
+    if(NOT k EQUAL previous_k)
+      set(previous 0)
+      set(previous_k ${k})
+    endif()
+    if(NOT bytes GREATER previous)
+      message(FATAL_ERROR "${MACHINE}: ${curve} point ${i} (k = ${k}) at ${bytes} bytes is not above ${previous}")
+    endif()
+    if(factor MATCHES "^-" OR factor MATCHES "^0(\\.0*)?([eE].*)?$")
+      message(FATAL_ERROR "${MACHINE}: ${curve} point ${i} has factor ${factor}, not above 0")
+    endif()
+    set(previous ${bytes})
+  endforeach()
 endforeach()
 foreach(method pairwise crystal_router allreduce neighbor)
   string(JSON seconds ERROR_VARIABLE missing GET "${machine}" call_seconds ${method})
@@ -71,5 +84,5 @@ foreach(bytes 0 8 64 512 4096 32768 262144 1048576)
     endif()
   endforeach()
 endforeach()
-message(STATUS "${MACHINE}: a machine file with positive alpha, beta and local pass, a ${points}-point local curve, "
-               "a cost per call for every method; ${count} probe records")
+message(STATUS "${MACHINE}: a machine file with positive alpha, beta, local pass and cost per shared group, "
+               "two local curves, a cost per call for every method; ${count} probe records")
