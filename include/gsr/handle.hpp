@@ -83,6 +83,7 @@ struct Stats {
   std::vector<MessageStats> messages;    // every point-to-point message of a call (none for
                                          // allreduce, whose call is one collective)
   std::size_t handle_bytes = 0;          // plan and maps owned by the handle
+  std::size_t method_bytes = 0;          // of which the exchange methods' own plans
   std::size_t buffer_bytes = 0;          // scratch buffers currently cached by the handle
   double setup_seconds = 0;              // wall time of setup on this rank, auto included
   double auto_seconds = 0;               // part of setup_seconds spent by auto measuring

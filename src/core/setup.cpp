@@ -246,7 +246,8 @@ Stats describe(const Plan& plan, std::size_t n, ChosenExchange& chosen, MPI_Comm
     st.values_per_call += stage.values;
   }
   st.handle_bytes = sizeof(HandleState) + plan.bytes();
-  for (const auto& method : chosen.exchanges) st.handle_bytes += method->bytes();
+  for (const auto& method : chosen.exchanges) st.method_bytes += method->bytes();
+  st.handle_bytes += st.method_bytes;
   // Auto's table, as ranges of bytes per entry (only when more than one method serves).
   for (std::size_t s = 0; s < chosen.exchange_at.size(); ++s) {
     const Exchange& serving = *chosen.exchanges[chosen.exchange_at[s]];

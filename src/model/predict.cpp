@@ -40,6 +40,7 @@ MethodSummary summarize(const MethodPlans& plans, const detail::CostModel& model
       s.stage_values_max[d] = std::max<std::uint64_t>(s.stage_values_max[d], plan.stages[d].values);
     s.setup_messages_max = std::max(s.setup_messages_max, plan.setup_messages);
     s.setup_bytes_max = std::max(s.setup_bytes_max, plan.setup_bytes);
+    s.memory_bytes_max = std::max(s.memory_bytes_max, plan.plan_bytes + plan.buffer_bytes);
   }
   if (!plans.rank.empty()) s.neighbors_avg = neighbors / static_cast<double>(plans.rank.size());
   return s;

@@ -27,6 +27,7 @@ struct MethodSummary {
   std::size_t stages = 0;         // the most stages of any rank
   std::vector<std::uint64_t> stage_values_max;  // per stage, the most values any rank sends
   std::uint64_t setup_messages_max = 0, setup_bytes_max = 0;
+  std::uint64_t memory_bytes_max = 0;  // the most plan_bytes + buffer_bytes of any rank
   std::uint64_t allreduce_slots = 0;
 };
 

@@ -162,6 +162,38 @@ MethodPlans allreduce(const Sharing& sharing) {
   return out;
 }
 
+// Memory (simulate.hpp): what every method keeps, then its own part. Sizes as the code
+// allocates them: 8-byte offsets and 4-byte slot and row per source of the fold map
+// (CombineMap), 4-byte ranks and indices, 8 bytes per value, 16 per message header.
+void add_memory(Method method, const VirtualRank& vr, std::uint64_t allreduce_slots, RankPlan& plan) {
+  const std::uint64_t groups = vr.shared_groups;
+  std::uint64_t holders = 0;  // every holder's partial, this rank's included, per group
+  for (const RowClass& c : vr.classes) holders += c.count * c.holders.size();
+  plan.plan_bytes = groups == 0 ? 0 : 8 * (groups + 1) + 8 * holders;
+  plan.buffer_bytes = 2 * value_bytes * groups;  // partials and results
+  if (method == Method::allreduce) {
+    plan.plan_bytes += 8 * groups;  // the slot this rank writes, per group
+    if (allreduce_slots > 0) plan.buffer_bytes += 32 + value_bytes * allreduce_slots;
+    return;
+  }
+  std::uint64_t sources = 0;
+  for (const MessageStats& m : plan.messages) {
+    plan.buffer_bytes += header_bytes + value_bytes * m.values;
+    if (!m.sent) ++sources;
+  }
+  if (method == Method::crystal_router) {
+    // per stage: its record (four arrays and its partners, about 160 bytes with the array's
+    // spare room), its sources (4 bytes) and their row counts (8); per row sent: segment and
+    // row (4 + 4)
+    plan.plan_bytes += 160 * plan.stages.size() + 12 * sources;
+    for (const StageStats& st : plan.stages) plan.plan_bytes += 8 * st.values;
+  } else {
+    // the neighbours (4 bytes each), and the groups each one shares (an offset each, 4 bytes per group)
+    const auto nn = static_cast<std::uint64_t>(plan.neighbors);
+    plan.plan_bytes += 4 * nn + 4 * (nn + 1) + 4 * plan.values_per_call;
+  }
+}
+
 }  // namespace
 
 int ceil_log2(int p) {
@@ -181,6 +213,7 @@ MethodPlans simulate(Method method, const Sharing& sharing) {
       out.rank.push_back(pairwise_plan(sharing.rank[r], r, method == Method::neighbor));
   }
   out.method = method;
+  for (int r = 0; r < sharing.ranks; ++r) add_memory(method, sharing.rank[r], out.allreduce_slots, out.rank[r]);
   return out;
 }
 

@@ -32,6 +32,12 @@ struct RankPlan {
   /// allreduce's slot lists); discovery, common to all methods, is not counted.
   std::uint64_t setup_messages = 0;
   std::uint64_t setup_bytes = 0;
+  /// The method's memory on this rank, estimated from the plan as its code lays it out:
+  /// its own plan (Stats::method_bytes: routes, the fold map of every holder's partial) and
+  /// the buffers of a call of one double (Stats::buffer_bytes: partials, results, messages
+  /// out and in). The local plan, the same for every method, is not counted.
+  std::uint64_t plan_bytes = 0;
+  std::uint64_t buffer_bytes = 0;
 };
 
 struct MethodPlans {

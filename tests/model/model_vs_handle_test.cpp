@@ -98,6 +98,22 @@ void expect_real_equals_model(const std::vector<std::int64_t>& ids, const Sharin
     }
     if (method == gsr::Method::crystal_router)
       EXPECT_LE(model.stages.size(), static_cast<std::size_t>(ceil_log2(gsr_test::world_size())));
+    // Memory is an estimate (vectors keep spare capacity, small members are left out):
+    // within a factor of 2 of the method's real plan and of its buffers after a call of
+    // one double, wherever the rank shares anything (the call itself is on every rank).
+    std::vector<double> u(ids.size(), 1.0);
+    handle.apply(std::span<double>(u), gsr::Op::add);
+    if (real.shared_groups > 0) {
+      const gsr::Stats& after = handle.stats();
+      const auto within_2x = [](double estimate, double real_bytes) {
+        return estimate <= 2 * real_bytes && real_bytes <= 2 * estimate;
+      };
+      EXPECT_TRUE(within_2x(static_cast<double>(model.plan_bytes), static_cast<double>(after.method_bytes)))
+          << "plan: estimated " << model.plan_bytes << " bytes, the handle's method holds " << after.method_bytes
+          << " (rank " << me << ", " << real.shared_groups << " shared groups)";
+      EXPECT_TRUE(within_2x(static_cast<double>(model.buffer_bytes), static_cast<double>(after.buffer_bytes)))
+          << "buffers: estimated " << model.buffer_bytes << " bytes, the handle holds " << after.buffer_bytes;
+    }
   }
 }
 

@@ -96,7 +96,8 @@ nlohmann::json summary_json(const MethodSummary& s) {
                       {"stages", s.stages},
                       {"stage_values_max", s.stage_values_max},
                       {"setup_messages_max", s.setup_messages_max},
-                      {"setup_bytes_max", s.setup_bytes_max}};
+                      {"setup_bytes_max", s.setup_bytes_max},
+                      {"memory_bytes_max", s.memory_bytes_max}};
   if (s.method == gsr::Method::allreduce) j["allreduce_vector_values"] = s.allreduce_slots + 4;
   return j;
 }
@@ -142,11 +143,11 @@ int run(const Arguments& args) {
                            {"skipped", nlohmann::json::array()}};
   std::ostringstream csv;
   csv << "scaling,ranks,method,predicted_seconds,slowest_rank,messages_max,bytes_max,values_max,stages,neighbors_max,"
-         "winner\n";
+         "winner,setup_messages_max,setup_bytes_max,memory_bytes_max\n";
   std::printf("gsr-model: %s scaling, %s; alpha %.3g s, beta %.3g s/byte (%s)\n", spec.scaling().c_str(),
               spec.describe().dump().c_str(), model.alpha, model.beta, source.c_str());
-  std::printf("%8s  %-15s %12s %8s %9s %13s %6s %6s  %s\n", "P", "method", "s/call", "slowest", "msgs max",
-              "bytes max", "stages", "nbrs", "winner");
+  std::printf("%8s  %-15s %12s %8s %9s %13s %6s %6s %10s %13s %13s  %s\n", "P", "method", "s/call", "slowest",
+              "msgs max", "bytes max", "stages", "nbrs", "setup msgs", "setup bytes", "memory bytes", "winner");
   for (int P : ranks) {
     const Instance in = build_instance(spec, P);
     if (!in.skipped.empty()) {
@@ -166,12 +167,16 @@ int run(const Arguments& args) {
       const MethodSummary& s = summaries[i];
       const std::string name(gsr::to_string(s.method));
       result["methods"].push_back(summary_json(s));
-      std::printf("%8d  %-15s %12s %8d %9llu %13llu %6zu %6d  %s\n", P, name.c_str(), fixed(s.seconds, 3).c_str(),
-                  s.slowest_rank, static_cast<unsigned long long>(s.messages_max),
-                  static_cast<unsigned long long>(s.bytes_max), s.stages, s.neighbors_max, i == best ? "*" : "");
+      std::printf("%8d  %-15s %12s %8d %9llu %13llu %6zu %6d %10llu %13llu %13llu  %s\n", P, name.c_str(),
+                  fixed(s.seconds, 3).c_str(), s.slowest_rank, static_cast<unsigned long long>(s.messages_max),
+                  static_cast<unsigned long long>(s.bytes_max), s.stages, s.neighbors_max,
+                  static_cast<unsigned long long>(s.setup_messages_max),
+                  static_cast<unsigned long long>(s.setup_bytes_max),
+                  static_cast<unsigned long long>(s.memory_bytes_max), i == best ? "*" : "");
       csv << spec.scaling() << ',' << P << ',' << name << ',' << fixed(s.seconds, 6) << ',' << s.slowest_rank << ','
           << s.messages_max << ',' << s.bytes_max << ',' << s.values_max << ',' << s.stages << ',' << s.neighbors_max
-          << ',' << (i == best ? 1 : 0) << '\n';
+          << ',' << (i == best ? 1 : 0) << ',' << s.setup_messages_max << ',' << s.setup_bytes_max << ','
+          << s.memory_bytes_max << '\n';
     }
     report["results"].push_back(std::move(result));
   }
