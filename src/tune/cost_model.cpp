@@ -61,9 +61,17 @@ double CostModel::local_seconds(std::size_t value_bytes, std::size_t k, std::siz
 }
 
 double CostModel::predict(Method method, const std::vector<StageStats>& stages, std::size_t value_bytes,
-                          std::size_t k, std::size_t entries, std::size_t shared_groups) const {
+                          std::size_t k, std::size_t entries, std::size_t shared_groups,
+                          bool separate_arrays) const {
   const double width = static_cast<double>(value_bytes) * static_cast<double>(k);
-  double seconds = local_seconds(value_bytes, k, entries) +
+  // Separate arrays: k passes of one component, each at the speed of the whole call's
+  // working set (the other arrays evict this one's lines between calls).
+  const double n = static_cast<double>(entries);
+  const double local =
+      separate_arrays ? static_cast<double>(k) * n * (local_seconds_per_entry + local_seconds_per_value) *
+                            cache_factor(n * (width + 4.0), 1)
+                      : local_seconds(value_bytes, k, entries);
+  double seconds = local +
                    static_cast<double>(shared_groups) * static_cast<double>(k) * shared_seconds_per_value;
   bool exchanges = false;
   for (const StageStats& s : stages) {

@@ -55,8 +55,11 @@ struct CostModel {
 
   /// Predicted seconds per call of `method` with these `stages`, values of `value_bytes`,
   /// `k` components, `entries` local entries and `shared_groups` shared groups.
+  /// `separate_arrays`: gs_many's k arrays, which the local pass walks one at a time (k
+  /// passes of one component, each at g of the call's whole working set, k = 1) instead of
+  /// k interleaved components.
   double predict(Method method, const std::vector<StageStats>& stages, std::size_t value_bytes, std::size_t k = 1,
-                 std::size_t entries = 0, std::size_t shared_groups = 0) const;
+                 std::size_t entries = 0, std::size_t shared_groups = 0, bool separate_arrays = false) const;
   /// The local pass alone: n (c_entry + c_value k) g(W).
   double local_seconds(std::size_t value_bytes, std::size_t k, std::size_t entries) const;
   /// g(W) at a working set of `bytes` with k components.

@@ -93,6 +93,8 @@ TEST(CostModel, CacheCurveAndCallCostByHand) {
   EXPECT_DOUBLE_EQ(m.predict(gsr::Method::pairwise, {{0, 0}}, 8, 1, 0), 0.0);
   EXPECT_DOUBLE_EQ(m.predict(gsr::Method::allreduce, {{0, 4}}, 8, 1, 0), 1e-6 + 1e-9 * 32 + 7e-7);
   EXPECT_DOUBLE_EQ(m.predict(gsr::Method::crystal_router, one, 8, 1, 0), 1e-6 + 1e-9 * (80 + 16));
+  // gs_many's separate arrays: k passes of one component each (here g = 1 throughout).
+  EXPECT_DOUBLE_EQ(m.predict(gsr::Method::crystal_router, {}, 8, 3, 1000, 0, true), 3 * m.local_seconds(8, 1, 1000));
   // Each shared group costs c_shared per component on top of the messages.
   m.shared_seconds_per_value = 3e-9;
   EXPECT_DOUBLE_EQ(m.predict(gsr::Method::crystal_router, one, 8, 2, 0, 50), 1e-6 + 1e-9 * (160 + 16) + 50 * 2 * 3e-9);

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <map>
+#include <tuple>
 #include <memory>
 
 namespace gsr::tools::bench {
@@ -108,17 +109,20 @@ Record call_record(const Problem& problem, const Rounds& rounds, const Contender
   return r;
 }
 
-/// The model's time for every contender and k, slowest rank: [contender][k].
-std::map<std::pair<std::size_t, std::size_t>, double> predictions(const std::vector<Contender>& contenders,
-                                                                  std::size_t entries,
-                                                                  const detail::CostModel& model, MPI_Comm comm) {
-  std::map<std::pair<std::size_t, std::size_t>, double> out;
+/// The model's time for every contender, k and layout (gs_many: separate arrays), slowest
+/// rank: [contender, k, separate].
+using PredictionKey = std::tuple<std::size_t, std::size_t, bool>;
+std::map<PredictionKey, double> predictions(const std::vector<Contender>& contenders, std::size_t entries,
+                                            const detail::CostModel& model, MPI_Comm comm) {
+  std::map<PredictionKey, double> out;
   for (std::size_t c = 0; c < contenders.size(); ++c) {
     const Stats& stats = contenders[c].handle.stats();
-    for (const CallKind& kind : call_kinds())
-      if (!out.count({c, kind.k}))
-        out[{c, kind.k}] = model.predict(stats.method_for(sizeof(double), kind.k), stats.stages_for(sizeof(double), kind.k),
-                                         sizeof(double), kind.k, entries, stats.shared_groups);
+    for (const CallKind& kind : call_kinds()) {
+      const PredictionKey key{c, kind.k, kind.call == "gs_many"};
+      if (!out.count(key))
+        out[key] = model.predict(stats.method_for(sizeof(double), kind.k), stats.stages_for(sizeof(double), kind.k),
+                                 sizeof(double), kind.k, entries, stats.shared_groups, std::get<2>(key));
+    }
   }
   for (auto& [key, seconds] : out) seconds = max_over_ranks(seconds, comm);
   return out;
@@ -172,7 +176,7 @@ std::vector<Record> measure(const Problem& problem, const Rounds& rounds, const 
     for (std::size_t p = 0; p < slots.size(); ++p)
       if (slots[p].bound.empty())
         records.push_back(call_record(problem, rounds, contenders[slots[p].contender], slots[p].kind, seconds[p],
-                                      floor[slots[p].k], predicted.at({slots[p].contender, slots[p].k})));
+                                      floor[slots[p].k], predicted.at({slots[p].contender, slots[p].k, slots[p].kind.call == "gs_many"})));
   }
   MPI_Comm_free(&bound_comm);
   add_setup_records(problem, contenders, comm, records);
