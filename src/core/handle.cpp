@@ -2,8 +2,6 @@
 // scatter), the Handle's other members and Request. Setup is in core/setup.cpp.
 #include "core/handle_state.hpp"
 
-#include "tune/auto_select.hpp"
-
 #include <algorithm>
 #include <cstdio>
 #include <limits>
@@ -52,8 +50,10 @@ std::string HandleState::validate(const DataRef& data, std::size_t length, const
 }
 
 Exchange& HandleState::exchange_for(std::size_t entry_bytes) const {
-  if (exchange_at.empty()) return *exchanges.front();
-  return *exchanges[exchange_at[size_row(sizes, entry_bytes)]];
+  std::uint8_t serving = 0;  // ranges are few (one per method), so a scan beats a search
+  for (const MethodRange& range : ranges)
+    if (range.entry_bytes <= entry_bytes) serving = range.exchange;
+  return *exchanges[serving];
 }
 
 HandleState::Slot& HandleState::idle_slot(const Kernels* kernels, std::size_t k, const Exchange& exchange,

@@ -19,10 +19,16 @@
 namespace gsr::detail {
 
 struct HandleState final : WaitWatch {
-  /// `exchange_at[s]` names the exchange for calls of at least sizes[s] bytes per entry
-  /// (auto_select.hpp); empty: exchanges[0] serves every call.
+  /// Calls of at least `entry_bytes` bytes per entry (value size x k), up to the next
+  /// range's start, go to exchanges[exchange] (auto_select.hpp, GSR_METHOD tables).
+  struct MethodRange {
+    std::size_t entry_bytes = 0;
+    std::uint8_t exchange = 0;
+  };
+  /// `ranges` ascending from 0 bytes, consecutive ones of different exchanges; empty:
+  /// exchanges[0] serves every call.
   HandleState(OwnedComm comm, Plan plan, std::vector<std::unique_ptr<Exchange>> exchanges,
-              std::vector<std::size_t> sizes, std::vector<std::uint8_t> exchange_at, Stats stats, CallLedger ledger);
+              std::vector<MethodRange> ranges, Stats stats, CallLedger ledger);
   HandleState(const HandleState&) = delete;
   HandleState& operator=(const HandleState&) = delete;
   /// gs_free: the neighbours learn how many calls this rank made (core/ledger.hpp).
@@ -31,8 +37,7 @@ struct HandleState final : WaitWatch {
   OwnedComm comm;  // our duplicate, MPI_ERRORS_RETURN; handed on to retire() at free
   const Plan plan;
   const std::vector<std::unique_ptr<Exchange>> exchanges;  // [0]: the method for one double
-  const std::vector<std::size_t> sizes;                     // bytes per entry, ascending
-  const std::vector<std::uint8_t> exchange_at;              // per size: index into exchanges
+  const std::vector<MethodRange> ranges;
   /// The method for a call of `entry_bytes` bytes per entry (value size x k).
   Exchange& exchange_for(std::size_t entry_bytes) const;
   /// Largest number of values (one component) any single message of the methods carries;

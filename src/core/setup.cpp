@@ -182,18 +182,29 @@ LocalSetup discover_and_plan(std::span<const std::int64_t> ids, bool unique, con
 
 struct ChosenExchange {
   std::vector<std::unique_ptr<Exchange>> exchanges;  // [0]: the method for one double
-  std::vector<std::size_t> sizes;                    // auto's table (auto_select.hpp)
-  std::vector<std::uint8_t> exchange_at;
+  std::vector<HandleState::MethodRange> ranges;      // which serves which call sizes
   std::string reason;
   std::vector<MethodTiming> auto_timings;
   double auto_seconds = 0;
 };
 
+// A table of sizes (ascending, the first standing for every smaller size) and the exchange
+// serving each, as ranges: consecutive sizes of one exchange merged, none if one serves all.
+std::vector<HandleState::MethodRange> ranges_of(const std::vector<std::size_t>& sizes,
+                                                const std::vector<std::uint8_t>& exchange_at) {
+  std::vector<HandleState::MethodRange> ranges;
+  for (std::size_t s = 0; s < exchange_at.size(); ++s)
+    if (ranges.empty() || ranges.back().exchange != exchange_at[s])
+      ranges.push_back({ranges.empty() ? 0 : sizes[s], exchange_at[s]});
+  if (ranges.size() == 1) ranges.clear();
+  return ranges;
+}
+
 ChosenExchange build_method(const MethodRequest& request, const ExchangeInputs& inputs, const CostModel& model) {
   if (request.method == Method::automatic) {
     AutoChoice choice = choose_method(inputs, model);
-    return {std::move(choice.exchanges), std::move(choice.sizes), std::move(choice.exchange_at),
-            std::move(choice.reason), std::move(choice.timings), choice.seconds};
+    return {std::move(choice.exchanges), ranges_of(choice.sizes, choice.exchange_at), std::move(choice.reason),
+            std::move(choice.timings), choice.seconds};
   }
   ChosenExchange chosen;
   chosen.reason = request.reason;
@@ -208,11 +219,14 @@ ChosenExchange build_method(const MethodRequest& request, const ExchangeInputs& 
       throw Error(ErrorCode::invalid_argument, "gsr: " + built.unavailable + "; choose another method");
     chosen.exchanges.push_back(std::move(built.exchange));
   }
+  std::vector<std::size_t> sizes;
+  std::vector<std::uint8_t> exchange_at;
   for (const SizeMethod& range : request.table) {
-    chosen.sizes.push_back(range.entry_bytes);
-    chosen.exchange_at.push_back(static_cast<std::uint8_t>(
-        std::find(methods.begin(), methods.end(), range.method) - methods.begin()));
+    sizes.push_back(range.entry_bytes);
+    exchange_at.push_back(static_cast<std::uint8_t>(std::find(methods.begin(), methods.end(), range.method) -
+                                                    methods.begin()));
   }
+  chosen.ranges = ranges_of(sizes, exchange_at);
   return chosen;
 }
 
@@ -248,13 +262,10 @@ Stats describe(const Plan& plan, std::size_t n, ChosenExchange& chosen, MPI_Comm
   st.handle_bytes = sizeof(HandleState) + plan.bytes();
   for (const auto& method : chosen.exchanges) st.method_bytes += method->bytes();
   st.handle_bytes += st.method_bytes;
-  // Auto's table, as ranges of bytes per entry (only when more than one method serves).
-  for (std::size_t s = 0; s < chosen.exchange_at.size(); ++s) {
-    const Exchange& serving = *chosen.exchanges[chosen.exchange_at[s]];
-    if (st.methods_by_size.empty() || st.methods_by_size.back().method != serving.method())
-      st.methods_by_size.push_back(SizeMethod{s == 0 ? 0 : chosen.sizes[s], serving.method(), serving.stages()});
+  for (const HandleState::MethodRange& range : chosen.ranges) {
+    const Exchange& serving = *chosen.exchanges[range.exchange];
+    st.methods_by_size.push_back(SizeMethod{range.entry_bytes, serving.method(), serving.stages()});
   }
-  if (st.methods_by_size.size() == 1) st.methods_by_size.clear();
   st.neighbors_spread = spread_over_ranks(comm, st.neighbors, plan.ranks);
   st.bytes_spread = spread_over_ranks(comm, static_cast<double>(st.bytes_per_call(sizeof(double))), plan.ranks);
   st.memory_spread = spread_over_ranks(comm, static_cast<double>(st.handle_bytes), plan.ranks);
@@ -271,10 +282,9 @@ std::size_t largest_message_values(const std::vector<std::unique_ptr<Exchange>>&
 }  // namespace
 
 HandleState::HandleState(OwnedComm owned, Plan built_plan, std::vector<std::unique_ptr<Exchange>> methods,
-                         std::vector<std::size_t> size_table, std::vector<std::uint8_t> method_at, Stats setup_stats,
-                         CallLedger call_ledger)
-    : comm(std::move(owned)), plan(std::move(built_plan)), exchanges(std::move(methods)), sizes(std::move(size_table)),
-      exchange_at(std::move(method_at)), max_message_values(largest_message_values(exchanges)),
+                         std::vector<MethodRange> method_ranges, Stats setup_stats, CallLedger call_ledger)
+    : comm(std::move(owned)), plan(std::move(built_plan)), exchanges(std::move(methods)),
+      ranges(std::move(method_ranges)), max_message_values(largest_message_values(exchanges)),
       stats(std::move(setup_stats)),
       ledger(std::move(call_ledger)) {
   ledger.comm = comm.get();
@@ -305,7 +315,7 @@ Handle::Handle(std::span<const std::int64_t> ids, MPI_Comm user_comm, SetupOptio
   ledger.neighbors = std::move(local.neighbors);
   ledger.timeout = timeout;
   state_ = std::make_shared<HandleState>(std::move(comm), std::move(local.plan), std::move(chosen.exchanges),
-                                         std::move(chosen.sizes), std::move(chosen.exchange_at), std::move(stats),
+                                         std::move(chosen.ranges), std::move(stats),
                                          std::move(ledger));
   state_->stats.setup_seconds = MPI_Wtime() - begin;
 

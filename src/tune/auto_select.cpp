@@ -174,7 +174,10 @@ void drop_hopeless(std::vector<Candidate>& candidates, std::size_t row) {
     if (!c.timed)
       c.note = format("not timed: the model predicts %.3g us for one double, %.1f times the best prediction",
                       c.predicted[row] * 1e6, c.predicted[row] / best[row]);
-    if (!useful) c.exchange.reset();
+    if (!useful) {
+      c.exchange.reset();
+      c.predicted.assign(sizes, -1.0);  // no longer a candidate at any size
+    }
   }
 }
 
@@ -277,13 +280,12 @@ AutoChoice choose_method(const ExchangeInputs& in, const CostModel& model) {
     std::vector<std::vector<double>> predicted;
     std::vector<double> measured;
     for (const Candidate& c : candidates) {
-      predicted.push_back(c.exchange ? c.predicted : std::vector<double>(sizes.size(), -1.0));
-      measured.push_back(c.exchange ? c.measured : -1.0);
+      predicted.push_back(c.predicted);  // -1 throughout for a candidate built or dropped out
+      measured.push_back(c.measured);
     }
     const std::vector<int> by_size = choose_by_size(predicted, measured, row, chosen, calibrated);
     for (const Candidate& c : candidates)
-      choice.timings.push_back(MethodTiming{c.method, c.exchange ? c.measured : -1.0,
-                                            c.exchange ? std::max(c.predicted[row], 0.0) : 0.0, c.note});
+      choice.timings.push_back(MethodTiming{c.method, c.measured, std::max(c.predicted[row], 0.0), c.note});
     choice.sizes = sizes;
     keep_used(candidates, chosen, by_size, choice);
   }

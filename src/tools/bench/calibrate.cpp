@@ -138,18 +138,26 @@ std::vector<std::int64_t> unshared(const std::vector<std::int64_t>& ids, MPI_Com
 
 /// The local pass on `ids` made unshared, timed for k = 1 (gs) and k = 3 (gs_vec), so that
 /// its cost splits into a part per entry (walking the index structure) and a part per
-/// component; and the stream bound on as many values. Slowest rank; every rank at once, as
-/// in a run, so ranks sharing a node's memory bandwidth are measured doing so.
-LocalFit measure_local(const std::vector<std::int64_t>& ids, const Rounds& rounds, MPI_Comm comm) {
-  const std::vector<std::int64_t> own = unshared(ids, comm);
+/// component; and the stream bound on as many values. Slowest rank. Every rank runs at once,
+/// as in a run, so ranks sharing a node's memory bandwidth are measured doing so; or, with
+/// `alone`, rank 0 only (a handle of its own over MPI_COMM_SELF, the others idle in the
+/// rounds' barriers), with the node's bandwidth all its own.
+LocalFit measure_local(const std::vector<std::int64_t>& ids, const Rounds& rounds, MPI_Comm comm, bool alone = false) {
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  std::vector<std::int64_t> own;
+  if (!alone) own = unshared(ids, comm);
+  else if (rank == 0) own = ids;
   SetupOptions options;
   options.method = Method::pairwise;  // nothing is shared: no method sends anything
-  Handle handle(own, comm, options);
+  std::optional<Handle> handle;
+  if (!alone) handle.emplace(own, comm, options);
+  else if (rank == 0) handle.emplace(own, MPI_COMM_SELF, options);
   std::vector<double> u(3 * own.size(), 0.0);
   StreamBound stream(own.size());
   const std::vector<double> medians =
-      time_rounds({{[&] { handle.apply(std::span<double>(u.data(), own.size()), Op::add); }},
-                   {[&] { handle.apply_vec(std::span<double>(u), 3, Op::add); }},
+      time_rounds({{[&] { if (handle) handle->apply(std::span<double>(u.data(), own.size()), Op::add); }},
+                   {[&] { if (handle) handle->apply_vec(std::span<double>(u), 3, Op::add); }},
                    {[&] { stream(); }}},
                   rounds, comm);
   const double n = static_cast<double>(std::max<std::size_t>(own.size(), 1));
@@ -158,29 +166,6 @@ LocalFit measure_local(const std::vector<std::int64_t>& ids, const Rounds& round
   f.per_entry = std::max(medians[0] / n - f.per_value, 1e-15);
   f.stream = medians[2] / n;
   f.entries = static_cast<std::size_t>(max_over_ranks(own.size(), comm));
-  f.seconds_k1 = medians[0];
-  f.seconds_k3 = medians[1];
-  return f;
-}
-
-/// The local pass of rank 0 alone (a handle of its own over MPI_COMM_SELF, the other ranks
-/// idle in the rounds' barriers): the node's memory bandwidth all its own.
-LocalFit measure_local_alone(const std::vector<std::int64_t>& ids, const Rounds& rounds, MPI_Comm comm) {
-  int rank = 0;
-  MPI_Comm_rank(comm, &rank);
-  std::vector<std::int64_t> mine;
-  if (rank == 0) mine = ids;
-  SetupOptions options;
-  options.method = Method::pairwise;
-  std::optional<Handle> handle;
-  if (rank == 0) handle.emplace(mine, MPI_COMM_SELF, options);
-  std::vector<double> u(3 * mine.size(), 0.0);
-  const std::vector<double> medians =
-      time_rounds({{[&] { if (handle) handle->apply(std::span<double>(u.data(), mine.size()), Op::add); }},
-                   {[&] { if (handle) handle->apply_vec(std::span<double>(u), 3, Op::add); }}},
-                  rounds, comm);
-  LocalFit f;
-  f.entries = static_cast<std::size_t>(max_over_ranks(mine.size(), comm));
   f.seconds_k1 = medians[0];
   f.seconds_k3 = medians[1];
   return f;
@@ -341,7 +326,7 @@ Calibration calibrate(const Problem& problem, const Rounds& rounds, MPI_Comm com
   std::vector<LocalFit> busy, alone;
   for (const std::vector<std::int64_t>& ids : curve_problems(problem, comm)) {
     busy.push_back(measure_local(ids, rounds, comm));
-    alone.push_back(measure_local_alone(ids, rounds, comm));
+    alone.push_back(measure_local(ids, rounds, comm, true));
   }
   Calibration out;
   const LinkFit& used = links.back();  // inter-node where there is one
