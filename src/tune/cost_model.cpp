@@ -78,6 +78,8 @@ double CostModel::predict(Method method, const std::vector<StageStats>& stages, 
     exchanges = exchanges || s.messages > 0;
     const double messages = static_cast<double>(s.messages);
     seconds += alpha * messages + beta * (static_cast<double>(s.values) * width + header_bytes * messages);
+    // Allreduce fills, reduces and reads its whole dense vector in every round.
+    if (method == Method::allreduce) seconds += allreduce_seconds_per_byte * static_cast<double>(s.values) * width;
   }
   if (method == Method::neighbor && !stages.empty()) {
     const double neighbours = static_cast<double>(stages.front().messages);
@@ -87,6 +89,8 @@ double CostModel::predict(Method method, const std::vector<StageStats>& stages, 
   // neighbours: the neighbour method posts two per call, allreduce one.
   if (method == Method::neighbor) seconds += 2 * alpha;
   if (method == Method::allreduce && !stages.empty()) seconds += alpha;
+  // Allreduce rows wider than 8 bytes take a second collective for the rest of the row.
+  if (method == Method::allreduce && !stages.empty() && width > 8) seconds += alpha;
   const auto code = static_cast<std::size_t>(method);
   if ((exchanges || method == Method::allreduce) && code < call_seconds.size()) seconds += call_seconds[code];
   return seconds;
@@ -133,6 +137,7 @@ CostModel read_machine_file(const std::string& path) {
   model.local_seconds_per_entry = positive(document, "local_seconds_per_entry", path, false);
   model.local_seconds_per_value = positive(document, "local_seconds_per_value", path, false);
   model.shared_seconds_per_value = positive(document, "shared_seconds_per_value", path, false);
+  model.allreduce_seconds_per_byte = positive(document, "allreduce_seconds_per_byte", path, false);
   for (const char* name : {"local_curve", "local_curve_alone"}) {
     if (!document.contains(name)) continue;
     const std::string quoted = std::string("\"") + name + "\"";

@@ -2,16 +2,20 @@
 //
 //   T = n (c_entry + c_value k) g(W)  +  G k c_shared
 //       + sum over stages ( alpha m_s + beta (8 v_s k + 16 m_s) )  +  c_call(method)
+//       [ + c_reduce 8 k sum_s v_s   for allreduce ]
 //
 // for a rank with n entries, k components of 8-byte values, and per stage s m_s messages
 // carrying v_s values of one component, each with gsr's 16-byte header. The neighbour
 // method adds its announcements (one 24-byte message per neighbour), and each non-blocking
-// collective a method posts costs one alpha more: two for neighbor, one for allreduce.
+// collective a method posts costs one alpha more: two for neighbor, one for allreduce
+// (two for rows wider than 8 bytes).
 // g(W) >= 1 is the local pass's slow-down once its working set W = n (value bytes x k + 4)
 // outgrows the caches; c_shared the cost per shared group (G of them) and component of what
 // the exchange adds to the local pass (gather, packing, combining the holders' partials,
-// scatter); c_call the method's own fixed cost per call that exchanges anything (probes,
-// header checks, the progress engine); all measured by calibration. The
+// scatter); c_reduce allreduce's cost per byte of its dense vector and round beyond the
+// wire (filling and reading the vector, the MPI library's reduction); c_call the method's
+// own fixed cost per call that exchanges anything (probes, header checks, the progress
+// engine); all measured by calibration. The
 // local term is the same for every method, so it never changes which wins; it makes the
 // prediction comparable with a measured time. Defaults are a guess for one node; a machine
 // file written by `gsr-bench --calibrate` (GSR_MACHINE=file) replaces them with measured
@@ -32,6 +36,7 @@ struct CostModel {
   double local_seconds_per_entry = 0.0;   // the local pass: per entry (the index structure) ...
   double local_seconds_per_value = 0.0;   // ... and per component of each entry (0, 0: not modelled)
   double shared_seconds_per_value = 0.0;  // per shared group and component (0: not modelled)
+  double allreduce_seconds_per_byte = 0.0;  // allreduce, per byte of its vector and round (0: not modelled)
   /// g(W): the local pass's factor at working sets of `bytes`, measured with `k` components
   /// interleaved (0: any k). Per k, linear in log W between points (ascending in bytes), the
   /// end points' factors beyond them; a k between measured ones takes the factors of its

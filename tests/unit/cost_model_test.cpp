@@ -47,9 +47,12 @@ TEST(CostModel, PredictsByHand) {
   const double expected = 1000 * (2e-9 + 3e-9) + 2e-6 + 1e-9 * (2400 + 32) + 1e-6 + 1e-9 * (240 + 16);
   EXPECT_DOUBLE_EQ(m.predict(gsr::Method::pairwise, stages, 8, 3, 1000), expected);
   // The neighbour method announces first: one 24-byte message more per neighbour (stage 1),
-  // and it posts two collectives (one alpha each); allreduce posts one.
+  // and it posts two collectives (one alpha each); allreduce posts one, and a second for
+  // rows wider than 8 bytes.
   EXPECT_DOUBLE_EQ(m.predict(gsr::Method::neighbor, stages, 8, 3, 1000), expected + 2e-6 + 1e-9 * 48 + 2e-6);
-  EXPECT_DOUBLE_EQ(m.predict(gsr::Method::allreduce, stages, 8, 3, 1000), expected + 1e-6);
+  EXPECT_DOUBLE_EQ(m.predict(gsr::Method::allreduce, stages, 8, 3, 1000), expected + 2e-6);
+  EXPECT_DOUBLE_EQ(m.predict(gsr::Method::allreduce, stages, 8, 1, 1000),
+                   m.predict(gsr::Method::pairwise, stages, 8, 1, 1000) + 1e-6);
   EXPECT_DOUBLE_EQ(m.predict(gsr::Method::neighbor, {}, 8, 1, 0), 2e-6);  // no neighbours, still two collectives
   EXPECT_DOUBLE_EQ(m.predict(gsr::Method::pairwise, {}, 8, 1, 0), 0.0);
 }
@@ -98,6 +101,19 @@ TEST(CostModel, CacheCurveAndCallCostByHand) {
   // Each shared group costs c_shared per component on top of the messages.
   m.shared_seconds_per_value = 3e-9;
   EXPECT_DOUBLE_EQ(m.predict(gsr::Method::crystal_router, one, 8, 2, 0, 50), 1e-6 + 1e-9 * (160 + 16) + 50 * 2 * 3e-9);
+  // Allreduce pays c_reduce per byte of its vector in every round (here 2 rounds of 4
+  // slots), and a second collective (one alpha more) for rows wider than 8 bytes.
+  m.shared_seconds_per_value = 0;
+  m.allreduce_seconds_per_byte = 5e-10;
+  const std::vector<gsr::StageStats> rounds = {{2, 8}};
+  EXPECT_DOUBLE_EQ(m.predict(gsr::Method::allreduce, rounds, 8, 1, 0),
+                   2e-6 + 1e-9 * (64 + 32) + 5e-10 * 64 + 1e-6 + 7e-7);
+  EXPECT_DOUBLE_EQ(m.predict(gsr::Method::allreduce, rounds, 8, 3, 0),
+                   2e-6 + 1e-9 * (192 + 32) + 5e-10 * 192 + 2e-6 + 7e-7);
+  EXPECT_DOUBLE_EQ(m.predict(gsr::Method::allreduce, rounds, 4, 2, 0),  // two floats: 8 bytes, one collective
+                   2e-6 + 1e-9 * (64 + 32) + 5e-10 * 64 + 1e-6 + 7e-7);
+  // ... and the other methods never do.
+  EXPECT_DOUBLE_EQ(m.predict(gsr::Method::pairwise, one, 8, 1, 0), 1e-6 + 1e-9 * (80 + 16) + 5e-7);
 }
 
 TEST(CostModel, ReadsAMachineFile) {
@@ -121,7 +137,7 @@ TEST(CostModel, ReadsAMachineFile) {
                       "beta_seconds_per_byte": 2e-10, "local_seconds_per_value": 3e-10,
                       "local_curve": [{"bytes": 3e6, "factor": 1}, {"bytes": 5e7, "factor": 2.5}],
                       "local_curve_alone": [{"bytes": 3e6, "factor": 1, "k": 3}, {"bytes": 1e6, "factor": 0.8, "k": 1}],
-                      "shared_seconds_per_value": 4e-9,
+                      "shared_seconds_per_value": 4e-9, "allreduce_seconds_per_byte": 3e-11,
                       "call_seconds": {"pairwise": 2e-7, "neighbor": 6e-7, "allreduce": 0}})");
   const CostModel f = gsr::detail::read_machine_file(full);
   ASSERT_EQ(f.local_curve.size(), 2u);
@@ -129,6 +145,8 @@ TEST(CostModel, ReadsAMachineFile) {
   EXPECT_EQ(f.local_curve_alone[0].k, 3u);
   EXPECT_EQ(f.local_curve_alone[1].k, 1u);  // each k ascends on its own
   EXPECT_DOUBLE_EQ(f.shared_seconds_per_value, 4e-9);
+  EXPECT_DOUBLE_EQ(f.allreduce_seconds_per_byte, 3e-11);
+  EXPECT_DOUBLE_EQ(m.allreduce_seconds_per_byte, 0.0);  // optional: not modelled
   EXPECT_DOUBLE_EQ(f.local_curve[1].bytes, 5e7);
   EXPECT_DOUBLE_EQ(f.local_curve[1].factor, 2.5);
   ASSERT_GT(f.call_seconds.size(), static_cast<std::size_t>(gsr::Method::neighbor));
