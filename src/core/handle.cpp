@@ -179,7 +179,7 @@ void HandleState::finish(std::size_t index) {
     }
   } release{*this, slot};
   complete(slot.ws);
-  slot.ws.kernels->scatter(slot.data, receiving(slot.ws.info.transpose), 0, plan.shared_groups, slot.ws.results.data());
+  slot.ws.kernels->combine_scatter(slot.data, receiving(slot.ws.info.transpose), slot.ws.blocks.data(), *slot.ws.combine);
 }
 
 }  // namespace detail

@@ -215,10 +215,8 @@ bool AllreduceExchange::advance(Workspace& ws) {
   if (!step(ws)) return false;
   if (!ws.kernels) return true;  // this rank's own arguments were bad; the handle says so
   if (total_slots_ > 0) check_agreement(ws);
-  const Scratch& sc = ws.scratch_as<Scratch>();
-  ws.results.resize(shared_groups_ * sc.row_bytes);
-  const std::byte* slot_data = ws.recv.data() + header_bytes;
-  ws.kernels->combine(ws.results.data(), ws.info.k, &slot_data, combine_);
+  ws.blocks.assign(1, total_slots_ > 0 ? ws.recv.data() + header_bytes : nullptr);
+  ws.combine = &combine_;
   return true;
 }
 

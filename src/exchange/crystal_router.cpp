@@ -302,8 +302,7 @@ bool CrystalRouterExchange::advance(Workspace& ws) {
   }
   if (!ws.kernels) return true;  // this rank's own arguments were bad; the handle says so
   ws.check.throw_if_failed();
-  ws.results.resize(shared_groups_ * sc.row_bytes);
-  ws.kernels->combine(ws.results.data(), ws.info.k, ws.blocks.data(), combine_);
+  ws.combine = &combine_;
   return true;
 }
 

@@ -62,8 +62,12 @@ struct Workspace {
   int tag = 0;                       // this call's message tag (CallTags)
   const Kernels* kernels = nullptr;  // nullptr: this rank's arguments were bad (failed round)
   std::vector<std::byte> partials;   // shared_groups * k values, this rank's partials
-  std::vector<std::byte> results;    // shared_groups * k values, the combined values
+  std::vector<std::byte> results;    // scratch of a method that combines in steps
   std::vector<std::byte> send, recv;
+  /// Set by a complete call: the combined value of shared group r is row r of `combine`
+  /// folded over `blocks`. The handle folds and scatters in one pass (Kernels::
+  /// combine_scatter), so the combined values never land in a buffer of their own.
+  const CombineMap* combine = nullptr;
   std::vector<std::byte> overflow;   // where a message longer than expected lands
   std::vector<MPI_Request> requests;
   std::vector<const std::byte*> blocks;
@@ -102,7 +106,8 @@ public:
   /// this rank takes part without data (its headers say own_failure) so that no peer waits.
   void start(Workspace& ws);
   /// Completes the call (advancing every call in flight on this rank meanwhile), then
-  /// ws.results holds the combined values (unless this rank's own arguments were bad).
+  /// ws.combine and ws.blocks give the combined values (unless this rank's own arguments
+  /// were bad).
   /// Throws Error(mismatch) if a peer's call differs, Error(remote) if a peer failed.
   /// If `watch` throws, the method gives up on all its calls in flight (see abandon) and
   /// finish rethrows.
@@ -133,8 +138,8 @@ protected:
   Workspace* first_in_flight() const noexcept { return first_in_flight_; }
   /// The method's part of start: post what can be posted now.
   virtual void begin(Workspace& ws) = 0;
-  /// Does what can be done without waiting; true once the call is complete (ws.results
-  /// filled). Throws on failure; the engine records the error for finish.
+  /// Does what can be done without waiting; true once the call is complete (ws.combine
+  /// and ws.blocks set). Throws on failure; the engine records the error for finish.
   virtual bool advance(Workspace& ws) = 0;
   /// Lets go of the call's point-to-point requests (they complete, or not, without us).
   virtual void release_requests(Workspace& ws) noexcept;

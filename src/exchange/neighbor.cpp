@@ -132,7 +132,7 @@ bool NeighborExchange::advance(Workspace& ws) {
     ws.blocks[1 + j] = ws.recv.data() + sc.counts.recv_at[j] + sizeof(MessageHeader);
   }
   if (!sc.refused.empty()) throw Error(ErrorCode::invalid_argument, sc.refused);
-  return combine_blocks(ws, row);
+  return combine_blocks(ws);
 }
 
 }  // namespace gsr::detail

@@ -57,16 +57,39 @@ std::size_t NeighborRoutes::message_bytes(std::size_t j, std::size_t row_bytes) 
   return sizeof(MessageHeader) + neighbor_groups.row(j).size() * row_bytes;
 }
 
+namespace {
+
+// Rows of B bytes: a copy the compiler inlines, not a library call per row.
+template <std::size_t B>
+std::byte* copy_rows(std::span<const index_t> rows, const std::byte* partials, std::byte* out) {
+  for (index_t s : rows) {
+    std::memcpy(out, partials + static_cast<std::size_t>(s) * B, B);
+    out += B;
+  }
+  return out;
+}
+
+}  // namespace
+
 std::byte* NeighborRoutes::pack(std::size_t j, const MessageHeader& header, const std::byte* partials,
                                 std::size_t row_bytes, std::byte* out) const {
   std::memcpy(out, &header, sizeof header);
   out += sizeof header;
-  if (row_bytes == 0) return out;
-  for (index_t s : neighbor_groups.row(j)) {
-    std::memcpy(out, partials + s * row_bytes, row_bytes);
-    out += row_bytes;
+  const auto rows = neighbor_groups.row(j);
+  switch (row_bytes) {
+    case 0: return out;
+    case 4: return copy_rows<4>(rows, partials, out);
+    case 8: return copy_rows<8>(rows, partials, out);
+    case 16: return copy_rows<16>(rows, partials, out);
+    case 24: return copy_rows<24>(rows, partials, out);
+    case 32: return copy_rows<32>(rows, partials, out);
+    default:
+      for (index_t s : rows) {
+        std::memcpy(out, partials + static_cast<std::size_t>(s) * row_bytes, row_bytes);
+        out += row_bytes;
+      }
+      return out;
   }
-  return out;
 }
 
 std::size_t NeighborRoutes::bytes() const noexcept {
@@ -137,14 +160,13 @@ bool PairwiseExchange::advance(Workspace& ws) {
     in += length;
   }
   if (!all_received || !test_all(ws.requests, "gs message send")) return false;
-  return combine_blocks(ws, row);
+  return combine_blocks(ws);
 }
 
-bool RoutedExchange::combine_blocks(Workspace& ws, std::size_t row_bytes) const {
+bool RoutedExchange::combine_blocks(Workspace& ws) const {
   if (!ws.kernels) return true;  // this rank's own arguments were bad; the handle says so
   ws.check.throw_if_failed();
-  ws.results.resize(routes_.shared_groups * row_bytes);
-  ws.kernels->combine(ws.results.data(), ws.info.k, ws.blocks.data(), routes_.combine);
+  ws.combine = &routes_.combine;
   return true;
 }
 

@@ -44,9 +44,9 @@ public:
 
 protected:
   /// The end of a call once every block is in (ws.blocks): nothing more if this rank's own
-  /// arguments were bad, else the headers' verdict, then the blocks combined into
-  /// ws.results. Returns true (the call is complete).
-  bool combine_blocks(Workspace& ws, std::size_t row_bytes) const;
+  /// arguments were bad, else the headers' verdict, then the routes' combine map over the
+  /// blocks for the handle to fold. Returns true (the call is complete).
+  bool combine_blocks(Workspace& ws) const;
 
   NeighborRoutes routes_;
 };

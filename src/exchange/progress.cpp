@@ -39,6 +39,7 @@ void Exchange::start(Workspace& ws) {
   ws.done = false;
   ws.error = nullptr;
   ws.next_in_flight = nullptr;
+  ws.combine = nullptr;
   try {
     begin(ws);
   } catch (...) {

@@ -93,14 +93,6 @@ void gather_impl(const L& u, const EntryMap& contrib, std::size_t g0, std::size_
   }
 }
 
-template <class T, class L>
-void scatter_impl(const L& u, const EntryMap& receive, std::size_t g0, std::size_t g1, const T* rows) {
-  const std::size_t k = u.k;
-  for (std::size_t g = g0; g < g1; ++g, rows += k)
-    for (index_t e : receive.row(g))
-      for (std::size_t c = 0; c < k; ++c) u.at(e, c) = rows[c];
-}
-
 template <class T, class OpT, class L>
 void reduce_local_impl(const L& u, const EntryMap& contrib, const EntryMap& receive,
                        std::size_t g0, std::size_t g1) {
@@ -114,6 +106,25 @@ void reduce_local_impl(const L& u, const EntryMap& contrib, const EntryMap& rece
         for (std::size_t j = 1; j < from.size(); ++j) acc = OpT::apply(acc, u.at(from[j], c));
       }
       for (index_t e : to) u.at(e, c) = acc;
+    }
+  }
+}
+
+// The fold of each combine-map row, in the map's (canonical) order, written straight to the
+// entries that receive the group: the same arithmetic as combine then scatter.
+template <class T, class OpT, class L>
+void combine_scatter_impl(const L& u, const EntryMap& receive, const std::byte* const* blocks, const CombineMap& map) {
+  const std::size_t k = u.k;
+  const std::size_t rows = map.offsets.size() - 1;
+  for (std::size_t r = 0; r < rows; ++r) {
+    const std::size_t b = map.offsets[r], e = map.offsets[r + 1];
+    const auto to = receive.row(r);
+    const T* first = reinterpret_cast<const T*>(blocks[map.slot[b]]) + static_cast<std::size_t>(map.index[b]) * k;
+    for (std::size_t c = 0; c < k; ++c) {
+      T acc = first[c];
+      for (std::size_t j = b + 1; j < e; ++j)
+        acc = OpT::apply(acc, reinterpret_cast<const T*>(blocks[map.slot[j]])[static_cast<std::size_t>(map.index[j]) * k + c]);
+      for (index_t i : to) u.at(i, c) = acc;
     }
   }
 }
@@ -171,9 +182,6 @@ struct Table {
   static void gather(const DataRef& u, const EntryMap& contrib, std::size_t g0, std::size_t g1, void* rows) {
     with_layout<T>(u, [&](const auto& l) { gather_impl<T, OpT>(l, contrib, g0, g1, static_cast<T*>(rows)); });
   }
-  static void scatter(const DataRef& u, const EntryMap& receive, std::size_t g0, std::size_t g1, const void* rows) {
-    with_layout<T>(u, [&](const auto& l) { scatter_impl<T>(l, receive, g0, g1, static_cast<const T*>(rows)); });
-  }
   static void reduce_local(const DataRef& u, const EntryMap& contrib, const EntryMap& receive,
                            std::size_t g0, std::size_t g1) {
     with_layout<T>(u, [&](const auto& l) { reduce_local_impl<T, OpT>(l, contrib, receive, g0, g1); });
@@ -206,12 +214,16 @@ struct Table {
       }
     }
   }
+  static void combine_scatter(const DataRef& u, const EntryMap& receive, const std::byte* const* blocks,
+                              const CombineMap& map) {
+    with_layout<T>(u, [&](const auto& l) { combine_scatter_impl<T, OpT>(l, receive, blocks, map); });
+  }
   static void fill_identity(void* dst, std::size_t count) {
     T* d = static_cast<T*>(dst);
     for (std::size_t i = 0; i < count; ++i) d[i] = OpT::identity();
   }
   static constexpr Kernels make() {
-    return Kernels{sizeof(T), &gather, &scatter, &reduce_local, &reduce_fixed, &combine, &fill_identity};
+    return Kernels{sizeof(T), &gather, &reduce_local, &reduce_fixed, &combine, &combine_scatter, &fill_identity};
   }
 };
 

@@ -37,9 +37,6 @@ struct Kernels {
   /// rows[g - g0] = fold of the entries `contrib` lists for group g (identity if none).
   void (*gather)(const DataRef& u, const EntryMap& contrib, std::size_t g0, std::size_t g1,
                  void* rows);
-  /// Each entry `receive` lists for group g gets rows[g - g0].
-  void (*scatter)(const DataRef& u, const EntryMap& receive, std::size_t g0, std::size_t g1,
-                  const void* rows);
   /// gather then scatter for groups [g0, g1), without a buffer.
   void (*reduce_local)(const DataRef& u, const EntryMap& contrib, const EntryMap& receive,
                        std::size_t g0, std::size_t g1);
@@ -48,6 +45,10 @@ struct Kernels {
   void (*reduce_fixed)(const DataRef& u, std::size_t size, const index_t* entries, std::size_t groups);
   /// results row r (k values) = fold of the source rows of `map` row r.
   void (*combine)(void* results, std::size_t k, const std::byte* const* blocks, const CombineMap& map);
+  /// combine, then scatter: each entry `receive` lists for group r < map's rows gets the
+  /// fold of `map` row r, in one pass without a buffer for the folds.
+  void (*combine_scatter)(const DataRef& u, const EntryMap& receive, const std::byte* const* blocks,
+                          const CombineMap& map);
   void (*fill_identity)(void* dst, std::size_t count);
 };
 
