@@ -148,10 +148,10 @@ void prefetch_entry(const L& u, index_t i) {
 // box (u in L2) stayed at 1.7x.
 inline constexpr std::size_t prefetch_groups = 32;
 
-template <class T, class OpT, std::size_t S, class L>
+template <class T, class OpT, std::size_t S, bool Prefetch, class L>
 void reduce_fixed_impl(const L& u, const index_t* entries, std::size_t groups) {
   for (std::size_t g = 0; g < groups; ++g, entries += S) {
-    if (g + prefetch_groups < groups)
+    if (Prefetch && g + prefetch_groups < groups)
       for (std::size_t j = 1; j < S; ++j) prefetch_entry<T>(u, entries[prefetch_groups * S + j]);
     for (std::size_t c = 0; c < u.k; ++c) {
       T acc = u.at(entries[0], c);
@@ -162,9 +162,10 @@ void reduce_fixed_impl(const L& u, const index_t* entries, std::size_t groups) {
 }
 
 template <class T, class OpT, class L, std::size_t... S>
-void reduce_fixed_dispatch(const L& u, std::size_t size, const index_t* entries, std::size_t groups,
+void reduce_fixed_dispatch(const L& u, std::size_t size, const index_t* entries, std::size_t groups, bool prefetch,
                            std::index_sequence<S...>) {
-  ((size == S + 2 ? reduce_fixed_impl<T, OpT, S + 2>(u, entries, groups) : void()), ...);
+  if (prefetch) ((size == S + 2 ? reduce_fixed_impl<T, OpT, S + 2, true>(u, entries, groups) : void()), ...);
+  else ((size == S + 2 ? reduce_fixed_impl<T, OpT, S + 2, false>(u, entries, groups) : void()), ...);
 }
 
 // Calls `f` with the layout object matching `u` (one / interleaved / separate).
@@ -186,18 +187,19 @@ struct Table {
                            std::size_t g0, std::size_t g1) {
     with_layout<T>(u, [&](const auto& l) { reduce_local_impl<T, OpT>(l, contrib, receive, g0, g1); });
   }
-  static void reduce_fixed(const DataRef& u, std::size_t size, const index_t* entries, std::size_t groups) {
+  static void reduce_fixed(const DataRef& u, std::size_t size, const index_t* entries, std::size_t groups,
+                           bool prefetch) {
     if (u.many && u.k > 1) {
       // One array at a time: each pass walks one array's lines as gs does, where k arrays'
       // lines at once miss the cache far more (a 16^3 box of order 7 at P = 1, k = 3:
       // about 7.1 -> 5.0 ms per call on the development machine).
       for (std::size_t c = 0; c < u.k; ++c)
-        reduce_fixed_dispatch<T, OpT>(One<T>{static_cast<T*>(u.arrays[c])}, size, entries, groups,
+        reduce_fixed_dispatch<T, OpT>(One<T>{static_cast<T*>(u.arrays[c])}, size, entries, groups, prefetch,
                                       std::make_index_sequence<Plan::max_fixed_group - 1>{});
       return;
     }
     with_layout<T>(u, [&](const auto& l) {
-      reduce_fixed_dispatch<T, OpT>(l, size, entries, groups,
+      reduce_fixed_dispatch<T, OpT>(l, size, entries, groups, prefetch,
                                     std::make_index_sequence<Plan::max_fixed_group - 1>{});
     });
   }

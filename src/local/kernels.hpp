@@ -41,8 +41,10 @@ struct Kernels {
   void (*reduce_local)(const DataRef& u, const EntryMap& contrib, const EntryMap& receive,
                        std::size_t g0, std::size_t g1);
   /// gather then scatter for `groups` groups of `size` entries each, stored contiguously
-  /// (every entry contributes and receives).
-  void (*reduce_fixed)(const DataRef& u, std::size_t size, const index_t* entries, std::size_t groups);
+  /// (every entry contributes and receives); `prefetch`: ask for the lines of groups ahead
+  /// (worth it once the data outgrows the inner caches, see prefetch_from_bytes).
+  void (*reduce_fixed)(const DataRef& u, std::size_t size, const index_t* entries, std::size_t groups,
+                       bool prefetch);
   /// results row r (k values) = fold of the source rows of `map` row r.
   void (*combine)(void* results, std::size_t k, const std::byte* const* blocks, const CombineMap& map);
   /// combine, then scatter: each entry `receive` lists for group r < map's rows gets the
@@ -51,6 +53,11 @@ struct Kernels {
                           const CombineMap& map);
   void (*fill_identity)(void* dst, std::size_t count);
 };
+
+/// The fixed-size kernel asks for lines ahead only when the call's data (n x k values) is
+/// at least this large: below it they sit in L1 or L2 anyway and the hints cost
+/// instructions (2^3 box of order 7, P = 2, 64 KiB: measured in the commit that set it).
+inline constexpr std::size_t prefetch_from_bytes = 256 * 1024;
 
 /// The kernels for (dom, op); nullptr when op does not apply to dom (bpr on floating data).
 const Kernels* find_kernels(Domain dom, Op op) noexcept;
