@@ -152,8 +152,17 @@ std::size_t HandleState::start(const DataRef& data, std::size_t length, const Ca
   const EntryMap& receive = receiving(info.transpose);
   const std::size_t shared = plan.shared_groups;
   try {
-    slot.ws.partials.resize(shared * info.k * kernels->value_size);
-    kernels->gather(data, contrib, 0, shared, slot.ws.partials.data());
+    const std::size_t row_bytes = info.k * kernels->value_size;
+    slot.ws.partials.resize(shared * row_bytes);
+    std::byte* partials = slot.ws.partials.data();
+    if (plan.shared_by_size) {
+      for (const Plan::SharedRun& run : plan.shared_runs)
+        kernels->gather_sized(data, run.size, plan.shared_fixed_entries.data() + run.first,
+                              plan.shared_fixed_rows.data() + run.first_row, run.groups, partials);
+      for (const index_t r : plan.shared_other_rows) kernels->gather(data, contrib, r, r + 1, partials + r * row_bytes);
+    } else {
+      kernels->gather(data, contrib, 0, shared, partials);
+    }
     exchange.start(slot.ws);
   } catch (...) {
     slot.busy = false;
@@ -180,7 +189,18 @@ void HandleState::finish(std::size_t index) {
     }
   } release{*this, slot};
   complete(slot.ws);
-  slot.ws.kernels->combine_scatter(slot.data, receiving(slot.ws.info.transpose), slot.ws.blocks.data(), *slot.ws.combine);
+  const Kernels& kernels = *slot.ws.kernels;
+  const std::byte* const* blocks = slot.ws.blocks.data();
+  const CombineMap& map = *slot.ws.combine;
+  const EntryMap& receive = receiving(slot.ws.info.transpose);
+  if (plan.shared_by_size) {
+    for (const Plan::SharedRun& run : plan.shared_runs)
+      kernels.combine_scatter_sized(slot.data, run.size, plan.shared_fixed_entries.data() + run.first,
+                                    plan.shared_fixed_rows.data() + run.first_row, run.groups, blocks, map);
+    for (const index_t r : plan.shared_other_rows) kernels.combine_scatter(slot.data, receive, r, r + 1, blocks, map);
+  } else {
+    kernels.combine_scatter(slot.data, receive, 0, plan.shared_groups, blocks, map);
+  }
 }
 
 }  // namespace detail

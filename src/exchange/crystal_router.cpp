@@ -121,6 +121,7 @@ public:
       }
       combine.offsets.push_back(combine.slot.size());
     }
+    combine.find_pairs();
     return combine;
   }
 

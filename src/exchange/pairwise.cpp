@@ -46,6 +46,7 @@ NeighborRoutes::NeighborRoutes(const ExchangeInputs& in) : shared_groups(in.plan
     }
     combine.offsets.push_back(combine.slot.size());
   }
+  combine.find_pairs();
 }
 
 std::size_t NeighborRoutes::neighbor_index(int rank) const {

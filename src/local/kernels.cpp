@@ -112,21 +112,56 @@ void reduce_local_impl(const L& u, const EntryMap& contrib, const EntryMap& rece
 
 // The fold of each combine-map row, in the map's (canonical) order, written straight to the
 // entries that receive the group: the same arithmetic as combine then scatter.
+template <class T, class OpT>
+[[gnu::always_inline]] inline T fold_row(const std::byte* const* blocks, const CombineMap& map, std::size_t r, std::size_t k, std::size_t c) {
+  const std::size_t b = map.offsets[r], e = map.offsets[r + 1];
+  T acc = reinterpret_cast<const T*>(blocks[map.slot[b]])[static_cast<std::size_t>(map.index[b]) * k + c];
+  for (std::size_t j = b + 1; j < e; ++j)
+    acc = OpT::apply(acc, reinterpret_cast<const T*>(blocks[map.slot[j]])[static_cast<std::size_t>(map.index[j]) * k + c]);
+  return acc;
+}
+
 template <class T, class OpT, class L>
-void combine_scatter_impl(const L& u, const EntryMap& receive, const std::byte* const* blocks, const CombineMap& map) {
-  const std::size_t k = u.k;
-  const std::size_t rows = map.offsets.size() - 1;
-  for (std::size_t r = 0; r < rows; ++r) {
-    const std::size_t b = map.offsets[r], e = map.offsets[r + 1];
-    const auto to = receive.row(r);
-    const T* first = reinterpret_cast<const T*>(blocks[map.slot[b]]) + static_cast<std::size_t>(map.index[b]) * k;
-    for (std::size_t c = 0; c < k; ++c) {
-      T acc = first[c];
-      for (std::size_t j = b + 1; j < e; ++j)
-        acc = OpT::apply(acc, reinterpret_cast<const T*>(blocks[map.slot[j]])[static_cast<std::size_t>(map.index[j]) * k + c]);
-      for (index_t i : to) u.at(i, c) = acc;
+void combine_scatter_impl(const L& u, const EntryMap& receive, std::size_t g0, std::size_t g1,
+                          const std::byte* const* blocks, const CombineMap& map) {
+  for (std::size_t r = g0; r < g1; ++r)
+    for (std::size_t c = 0; c < u.k; ++c) {
+      const T acc = fold_row<T, OpT>(blocks, map, r, u.k, c);
+      for (index_t i : receive.row(r)) u.at(i, c) = acc;
     }
+}
+
+// The same two for groups of S entries each (Plan::shared_runs): no branch on the size.
+template <class T, class OpT, std::size_t S, class L>
+void gather_sized_impl(const L& u, const index_t* entries, const index_t* rows, std::size_t groups, T* partials) {
+  for (std::size_t g = 0; g < groups; ++g, entries += S)
+    for (std::size_t c = 0; c < u.k; ++c) {
+      T acc = u.at(entries[0], c);
+      for (std::size_t j = 1; j < S; ++j) acc = OpT::apply(acc, u.at(entries[j], c));
+      partials[static_cast<std::size_t>(rows[g]) * u.k + c] = acc;
+    }
+}
+
+template <class T, class OpT, std::size_t S, class L>
+void combine_scatter_sized_impl(const L& u, const index_t* entries, const index_t* rows, std::size_t groups,
+                                const std::byte* const* blocks, const CombineMap& map) {
+  if (map.paired) {
+    const T* first = reinterpret_cast<const T*>(blocks[map.pair[0]]);
+    const T* second = reinterpret_cast<const T*>(blocks[map.pair[1]]);
+    for (std::size_t g = 0; g < groups; ++g, entries += S) {
+      const std::size_t at = static_cast<std::size_t>(rows[g]) * u.k;
+      for (std::size_t c = 0; c < u.k; ++c) {
+        const T acc = OpT::apply(first[at + c], second[at + c]);
+        for (std::size_t j = 0; j < S; ++j) u.at(entries[j], c) = acc;
+      }
+    }
+    return;
   }
+  for (std::size_t g = 0; g < groups; ++g, entries += S)
+    for (std::size_t c = 0; c < u.k; ++c) {
+      const T acc = fold_row<T, OpT>(blocks, map, rows[g], u.k, c);
+      for (std::size_t j = 0; j < S; ++j) u.at(entries[j], c) = acc;
+    }
 }
 
 // Asks for the cache lines of entry i (every component) ahead of their use, for writing.
@@ -166,6 +201,16 @@ void reduce_fixed_dispatch(const L& u, std::size_t size, const index_t* entries,
                            std::index_sequence<S...>) {
   if (prefetch) ((size == S + 2 ? reduce_fixed_impl<T, OpT, S + 2, true>(u, entries, groups) : void()), ...);
   else ((size == S + 2 ? reduce_fixed_impl<T, OpT, S + 2, false>(u, entries, groups) : void()), ...);
+}
+
+// Calls f.template operator()<S>() for S = size, one of 1..Plan::max_fixed_group.
+template <class F, std::size_t... S>
+void by_size_of(std::size_t size, F&& f, std::index_sequence<S...>) {
+  ((size == S + 1 ? f.template operator()<S + 1>() : void()), ...);
+}
+template <class F>
+void by_size(std::size_t size, F&& f) {
+  by_size_of(size, f, std::make_index_sequence<Plan::max_fixed_group>{});
 }
 
 // Calls `f` with the layout object matching `u` (one / interleaved / separate).
@@ -216,16 +261,29 @@ struct Table {
       }
     }
   }
-  static void combine_scatter(const DataRef& u, const EntryMap& receive, const std::byte* const* blocks,
-                              const CombineMap& map) {
-    with_layout<T>(u, [&](const auto& l) { combine_scatter_impl<T, OpT>(l, receive, blocks, map); });
+  static void combine_scatter(const DataRef& u, const EntryMap& receive, std::size_t g0, std::size_t g1,
+                              const std::byte* const* blocks, const CombineMap& map) {
+    with_layout<T>(u, [&](const auto& l) { combine_scatter_impl<T, OpT>(l, receive, g0, g1, blocks, map); });
+  }
+  static void gather_sized(const DataRef& u, std::size_t size, const index_t* entries, const index_t* rows,
+                           std::size_t groups, void* partials) {
+    with_layout<T>(u, [&](const auto& l) {
+      by_size(size, [&]<std::size_t S>() { gather_sized_impl<T, OpT, S>(l, entries, rows, groups, static_cast<T*>(partials)); });
+    });
+  }
+  static void combine_scatter_sized(const DataRef& u, std::size_t size, const index_t* entries, const index_t* rows,
+                                    std::size_t groups, const std::byte* const* blocks, const CombineMap& map) {
+    with_layout<T>(u, [&](const auto& l) {
+      by_size(size, [&]<std::size_t S>() { combine_scatter_sized_impl<T, OpT, S>(l, entries, rows, groups, blocks, map); });
+    });
   }
   static void fill_identity(void* dst, std::size_t count) {
     T* d = static_cast<T*>(dst);
     for (std::size_t i = 0; i < count; ++i) d[i] = OpT::identity();
   }
   static constexpr Kernels make() {
-    return Kernels{sizeof(T), &gather, &reduce_local, &reduce_fixed, &combine, &combine_scatter, &fill_identity};
+    return Kernels{sizeof(T), &gather, &reduce_local, &reduce_fixed, &combine, &combine_scatter, &gather_sized,
+                   &combine_scatter_sized, &fill_identity};
   }
 };
 
@@ -251,6 +309,19 @@ const Kernels* lookup(Domain dom, Op op) {
 }
 
 }  // namespace
+
+void CombineMap::find_pairs() noexcept {
+  const std::size_t rows = offsets.size() - 1;
+  paired = false;
+  if (rows == 0 || slot.size() != 2 * rows) return;
+  for (std::size_t r = 0; r < rows; ++r)
+    if (offsets[r] != 2 * r || slot[2 * r] != slot[0] || slot[2 * r + 1] != slot[1] || index[2 * r] != r ||
+        index[2 * r + 1] != r)
+      return;
+  pair[0] = slot[0];
+  pair[1] = slot[1];
+  paired = true;
+}
 
 const Kernels* find_kernels(Domain dom, Op op) noexcept {
   if (!valid_domain(static_cast<int>(dom)) || !valid_op(static_cast<int>(op))) return nullptr;

@@ -26,6 +26,12 @@ struct CombineMap {
   std::vector<std::size_t> offsets{0};
   std::vector<std::uint32_t> slot;
   std::vector<index_t> index;
+  /// Every row r folds exactly two sources, row r of block pair[0] then row r of block
+  /// pair[1] (pairwise or the crystal router at P = 2): the kernels then skip the map.
+  /// Set by find_pairs, which a method calls once its map is built.
+  bool paired = false;
+  std::uint32_t pair[2] = {0, 0};
+  void find_pairs() noexcept;
   std::size_t bytes() const noexcept {
     return offsets.capacity() * sizeof(std::size_t) + slot.capacity() * sizeof(std::uint32_t) +
            index.capacity() * sizeof(index_t);
@@ -47,10 +53,18 @@ struct Kernels {
                        bool prefetch);
   /// results row r (k values) = fold of the source rows of `map` row r.
   void (*combine)(void* results, std::size_t k, const std::byte* const* blocks, const CombineMap& map);
-  /// combine, then scatter: each entry `receive` lists for group r < map's rows gets the
+  /// combine, then scatter: each entry `receive` lists for group r in [g0, g1) gets the
   /// fold of `map` row r, in one pass without a buffer for the folds.
-  void (*combine_scatter)(const DataRef& u, const EntryMap& receive, const std::byte* const* blocks,
-                          const CombineMap& map);
+  void (*combine_scatter)(const DataRef& u, const EntryMap& receive, std::size_t g0, std::size_t g1,
+                          const std::byte* const* blocks, const CombineMap& map);
+  /// gather for `groups` groups of `size` (1..Plan::max_fixed_group) entries each, stored
+  /// contiguously in `entries`, with their rows in `rows`: rows[rows[i]] = the fold.
+  void (*gather_sized)(const DataRef& u, std::size_t size, const index_t* entries, const index_t* rows,
+                       std::size_t groups, void* partials);
+  /// combine_scatter for such groups: each of group i's entries gets the fold of `map`
+  /// row rows[i].
+  void (*combine_scatter_sized)(const DataRef& u, std::size_t size, const index_t* entries, const index_t* rows,
+                                std::size_t groups, const std::byte* const* blocks, const CombineMap& map);
   void (*fill_identity)(void* dst, std::size_t count);
 };
 

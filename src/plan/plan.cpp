@@ -8,7 +8,9 @@ namespace gsr::detail {
 
 std::size_t Plan::bytes() const noexcept {
   return all_entries.bytes() + unflagged_entries.bytes() + fixed_entries.capacity() * sizeof(index_t) +
-         fixed_runs.capacity() * sizeof(FixedRun);
+         fixed_runs.capacity() * sizeof(FixedRun) + shared_runs.capacity() * sizeof(SharedRun) +
+         (shared_fixed_rows.capacity() + shared_fixed_entries.capacity() + shared_other_rows.capacity()) *
+             sizeof(index_t);
 }
 
 std::size_t Plan::local_groups() const noexcept {
@@ -56,6 +58,28 @@ void add_fixed_groups(Plan& plan, std::span<const index_t> order, std::vector<Id
   }
 }
 
+// The shared groups by size (Plan::shared_runs), when nothing is flagged.
+void add_shared_by_size(Plan& plan) {
+  std::vector<index_t> rows;
+  for (std::size_t r = 0; r < plan.shared_groups; ++r) {
+    const std::size_t size = plan.all_entries.row(r).size();
+    if (size >= 1 && size <= Plan::max_fixed_group) rows.push_back(static_cast<index_t>(r));
+    else plan.shared_other_rows.push_back(static_cast<index_t>(r));
+  }
+  auto key = [&](index_t r) { return std::pair(plan.all_entries.row(r).size(), plan.all_entries.row(r)[0]); };
+  std::sort(rows.begin(), rows.end(), [&](index_t a, index_t b) { return key(a) < key(b); });
+  for (const index_t r : rows) {
+    const auto entries = plan.all_entries.row(r);
+    if (plan.shared_runs.empty() || plan.shared_runs.back().size != entries.size())
+      plan.shared_runs.push_back(
+          Plan::SharedRun{entries.size(), plan.shared_fixed_entries.size(), plan.shared_fixed_rows.size(), 0});
+    ++plan.shared_runs.back().groups;
+    plan.shared_fixed_rows.push_back(r);
+    plan.shared_fixed_entries.insert(plan.shared_fixed_entries.end(), entries.begin(), entries.end());
+  }
+  plan.shared_by_size = true;
+}
+
 }  // namespace
 
 Plan build_plan(std::span<const std::int64_t> ids, std::span<const index_t> order, const Topology& topo,
@@ -86,6 +110,7 @@ Plan build_plan(std::span<const std::int64_t> ids, std::span<const index_t> orde
     else small.push_back(run);
   }
   add_fixed_groups(plan, order, small);
+  if (!plan.any_flagged) add_shared_by_size(plan);
   plan.all_entries.items.shrink_to_fit();
   plan.unflagged_entries.items.shrink_to_fit();
   return plan;
