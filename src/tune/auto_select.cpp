@@ -1,6 +1,6 @@
 // tune/auto_select.cpp — see auto_select.hpp. Collectives beyond the candidates' own setup
-// and timed calls: two small allreduces (predictions, then measurements; the second only
-// when the candidates are timed).
+// and timed calls: small allreduces of the predictions, and when the candidates are timed
+// of their measurements (twice when the calls are cheap enough to time more of them).
 #include "tune/auto_select.hpp"
 
 #include "mpi/checked.hpp"
@@ -33,27 +33,53 @@ int model_choice(const std::vector<double>& predicted) {
   return best;
 }
 
-double time_exchange(Exchange& exchange, const Plan& plan, int warmup, int repetitions) {
-  Workspace ws;
-  ws.info = CallInfo{Domain::float64, Op::add, Transpose::no, 1, false};
-  ws.kernels = find_kernels(Domain::float64, Op::add);
-  ws.partials.resize(plan.shared_groups * sizeof(double));
-  ws.kernels->fill_identity(ws.partials.data(), plan.shared_groups);
-  std::vector<double> each;
-  for (int i = 0; i < warmup + repetitions; ++i) {
-    ws.info.call = static_cast<std::uint64_t>(i) + 1;  // a tag of its own (CallTags)
-    const double begin = MPI_Wtime();
-    exchange.start(ws);
-    exchange.finish(ws);
-    // The fold a call makes of the blocks (Kernels::combine_scatter does it with the
-    // scatter), into a buffer here: it differs between methods.
-    ws.results.resize(plan.shared_groups * sizeof(double));
-    ws.kernels->combine(ws.results.data(), 1, ws.blocks.data(), *ws.combine);
-    if (i >= warmup) each.push_back(MPI_Wtime() - begin);
+std::vector<double> time_exchanges(const std::vector<Exchange*>& exchanges, const Plan& plan, MPI_Comm comm) {
+  const std::size_t count = exchanges.size();
+  std::vector<Workspace> spaces(count);
+  std::vector<std::vector<double>> each(count);
+  for (Workspace& ws : spaces) {
+    ws.info = CallInfo{Domain::float64, Op::add, Transpose::no, 1, false};
+    ws.kernels = find_kernels(Domain::float64, Op::add);
+    ws.partials.resize(plan.shared_groups * sizeof(double));
+    ws.kernels->fill_identity(ws.partials.data(), plan.shared_groups);
   }
-  if (each.empty()) return 0.0;
-  std::nth_element(each.begin(), each.begin() + each.size() / 2, each.end());
-  return each[each.size() / 2];
+  // One call of every exchange in turn; `timed`: keep its time.
+  auto round = [&](bool timed) {
+    for (std::size_t i = 0; i < count; ++i) {
+      if (!exchanges[i]) continue;
+      Workspace& ws = spaces[i];
+      ++ws.info.call;  // a tag of its own (CallTags)
+      const double begin = MPI_Wtime();
+      exchanges[i]->start(ws);
+      exchanges[i]->finish(ws);
+      // The fold a call makes of the blocks (Kernels::combine_scatter does it with the
+      // scatter), into a buffer here: it differs between methods.
+      ws.results.resize(plan.shared_groups * sizeof(double));
+      ws.kernels->combine(ws.results.data(), 1, ws.blocks.data(), *ws.combine);
+      if (timed) each[i].push_back(MPI_Wtime() - begin);
+    }
+  };
+  // Medians, the slowest rank's: the same on every rank.
+  auto medians = [&] {
+    std::vector<double> out(count, -1.0);
+    for (std::size_t i = 0; i < count; ++i) {
+      if (each[i].empty()) continue;
+      std::vector<double> sorted = each[i];
+      std::nth_element(sorted.begin(), sorted.begin() + sorted.size() / 2, sorted.end());
+      out[i] = sorted[sorted.size() / 2];
+    }
+    GSR_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, out.data(), static_cast<int>(count), MPI_DOUBLE, MPI_MAX, comm));
+    return out;
+  };
+  for (int i = 0; i < auto_warmup_calls; ++i) round(false);
+  for (int i = 0; i < auto_timed_calls; ++i) round(true);
+  std::vector<double> measured = medians();
+  double fastest = -1;
+  for (const double t : measured)
+    if (t >= 0 && (fastest < 0 || t < fastest)) fastest = t;
+  if (fastest < 0 || fastest >= auto_cheap_seconds) return measured;
+  for (int i = auto_timed_calls; i < auto_cheap_calls; ++i) round(true);
+  return medians();
 }
 
 const std::vector<std::size_t>& tabulated_entry_bytes() {
@@ -209,14 +235,12 @@ int decide_by_model(std::vector<Candidate>& candidates, std::size_t row, const C
 
 // Times the contenders for one double; the slowest rank's median counts.
 void measure(std::vector<Candidate>& candidates, const Plan& plan, MPI_Comm comm) {
-  std::vector<double> measured(candidates.size(), -1.0);
+  std::vector<Exchange*> timed(candidates.size(), nullptr);
   for (std::size_t i = 0; i < candidates.size(); ++i)
-    if (candidates[i].exchange && candidates[i].timed)
-      measured[i] = time_exchange(*candidates[i].exchange, plan, auto_warmup_calls, auto_timed_calls);
-  GSR_MPI_CHECK(
-      MPI_Allreduce(MPI_IN_PLACE, measured.data(), static_cast<int>(measured.size()), MPI_DOUBLE, MPI_MAX, comm));
+    if (candidates[i].exchange && candidates[i].timed) timed[i] = candidates[i].exchange.get();
+  const std::vector<double> measured = time_exchanges(timed, plan, comm);
   for (std::size_t i = 0; i < candidates.size(); ++i)
-    if (candidates[i].exchange && candidates[i].timed) candidates[i].measured = measured[i];
+    if (timed[i]) candidates[i].measured = measured[i];
 }
 
 // Strictly faster wins; ties keep the earlier method in registry order.
@@ -234,9 +258,10 @@ int pick_fastest(const std::vector<Candidate>& candidates, AutoChoice& choice) {
     }
   }
   const double best = candidates[winner].measured;
+  const int calls = best < auto_cheap_seconds ? auto_cheap_calls : auto_timed_calls;
   choice.reason = "auto: fastest measured, " + format("%.3g us per call", best * 1e6) + " (slowest rank's median of " +
-                  std::to_string(auto_timed_calls) + " timed calls after " + std::to_string(auto_warmup_calls) +
-                  " warm-up)";
+                  std::to_string(calls) + " timed calls after " + std::to_string(auto_warmup_calls) +
+                  " warm-up, the candidates in turn)";
   if (runner_up != none) {
     const double next = candidates[runner_up].measured;
     choice.reason += "; next " + std::string(to_string(candidates[runner_up].method)) +

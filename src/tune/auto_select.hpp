@@ -37,11 +37,16 @@ inline constexpr double model_decides_factor = 2.0;
 /// times below every other candidate's, else none (-1). A lone candidate is picked.
 int model_choice(const std::vector<double>& predicted);
 
-/// Calls per measured candidate: the first ones warm up (buffers, MPI connections) and are
-/// not timed; auto keeps the median of the timed ones. Kept small because auto runs at every
-/// setup.
+/// Calls per measured candidate, one call of each candidate in turn so that drift hits all
+/// alike: the first ones warm up (buffers, MPI connections) and are not timed; auto keeps
+/// the median of the timed ones. auto_timed_calls, kept small because auto runs at every
+/// setup; and auto_cheap_calls in all when the fastest median is below auto_cheap_seconds,
+/// where a timer tick or one interrupt is a large part of a call and 41 of them cost
+/// little (2^3 box at P = 2: 5 calls picked a method 20 % slower in 3 of 10 runs).
 inline constexpr int auto_warmup_calls = 1;
 inline constexpr int auto_timed_calls = 5;
+inline constexpr int auto_cheap_calls = 41;
+inline constexpr double auto_cheap_seconds = 50e-6;
 
 /// Bytes per entry (value size x k) at which auto tabulates its choice at setup: every
 /// multiple of 4 up to 64 (a float with k up to 16, a double with k up to 8), then 1.5x and 2x steps to
@@ -79,8 +84,9 @@ struct AutoChoice {
 /// Collective over inputs.comm. Every candidate is built through the registry.
 AutoChoice choose_method(const ExchangeInputs& inputs, const CostModel& model = {});
 
-/// Median seconds per call of `exchange` on this rank (double values, k = 1), after warm-up:
-/// the median shrugs off a call that lost its core to another process.
-double time_exchange(Exchange& exchange, const Plan& plan, int warmup, int repetitions);
+/// Times `exchanges` on this rank (double values, k = 1), interleaved as above; the
+/// median seconds per call of each (the median shrugs off a call that lost its core to
+/// another process), reduced with MPI_MAX over `comm`. A null entry is not timed (-1).
+std::vector<double> time_exchanges(const std::vector<Exchange*>& exchanges, const Plan& plan, MPI_Comm comm);
 
 }  // namespace gsr::detail
