@@ -108,6 +108,7 @@ void HandleState::fail_call(const CallInfo& unnumbered, ErrorCode code, const st
   Slot& slot = idle_slot(nullptr, info.k, exchange, index);
   slot.ws.info = info;
   slot.ws.kernels = nullptr;  // no data: the headers say own_failure
+  slot.ws.own = nullptr;
   slot.ws.exchange = &exchange;
   exchange.start(slot.ws);
   complete(slot.ws);
@@ -153,8 +154,8 @@ std::size_t HandleState::start(const DataRef& data, std::size_t length, const Ca
   const std::size_t shared = plan.shared_groups;
   try {
     const std::size_t row_bytes = info.k * kernels->value_size;
-    slot.ws.partials.resize(shared * row_bytes);
-    std::byte* partials = slot.ws.partials.data();
+    std::byte* partials = exchange.partials_buffer(slot.ws, shared * row_bytes);
+    slot.ws.own = partials;
     if (plan.shared_by_size) {
       for (const Plan::SharedRun& run : plan.shared_runs)
         kernels->gather_sized(data, run.size, plan.shared_fixed_entries.data() + run.first,

@@ -165,7 +165,7 @@ void AllreduceExchange::begin(Workspace& ws) {
   if (ws.kernels) {
     std::byte* slot_data = ws.recv.data() + header_bytes;
     for (std::size_t s = 0; s < shared_groups_; ++s)
-      std::memcpy(slot_data + my_slot_[s] * sc.row_bytes, ws.partials.data() + s * sc.row_bytes, sc.row_bytes);
+      std::memcpy(slot_data + my_slot_[s] * sc.row_bytes, ws.own + s * sc.row_bytes, sc.row_bytes);
   }
   or_allreduce(ws.recv.data(), header_bytes + slots * first_slot_bytes, comm_, ws.requests);
   sc.phase = Phase::first;

@@ -253,7 +253,7 @@ void CrystalRouterExchange::lay_out_call(Workspace& ws, Scratch& sc) {
   ws.recv.resize(recv_total);
   ws.send.resize(send_total);
   ws.blocks.resize(segments_);
-  ws.blocks[0] = ws.partials.data();
+  ws.blocks[0] = ws.own;
   for (std::uint32_t m = 1; m < segments_; ++m) ws.blocks[m] = ws.recv.data() + sc.segment_offset[m] + header_bytes;
 }
 

@@ -61,7 +61,8 @@ struct Workspace {
   CallInfo info;
   int tag = 0;                       // this call's message tag (CallTags)
   const Kernels* kernels = nullptr;  // nullptr: this rank's arguments were bad (failed round)
-  std::vector<std::byte> partials;   // shared_groups * k values, this rank's partials
+  std::vector<std::byte> partials;   // shared_groups * k values, this rank's partials ...
+  std::byte* own = nullptr;          // ... at ws.partials.data(), or where partials_buffer put them
   std::vector<std::byte> results;    // scratch of a method that combines in steps
   std::vector<std::byte> send, recv;
   /// Set by a complete call: the combined value of shared group r is row r of `combine`
@@ -102,7 +103,10 @@ public:
   virtual ~Exchange();
   virtual Method method() const noexcept = 0;
 
-  /// Begins the call: ws.partials holds this rank's partials. When ws.kernels is nullptr
+  /// Where the handle gathers this call's partials (`bytes` of them): ws.partials by
+  /// default; a method may place them where it sends them from, saving a copy per call.
+  virtual std::byte* partials_buffer(Workspace& ws, std::size_t bytes);
+  /// Begins the call: ws.own holds this rank's partials. When ws.kernels is nullptr
   /// this rank takes part without data (its headers say own_failure) so that no peer waits.
   void start(Workspace& ws);
   /// Completes the call (advancing every call in flight on this rank meanwhile), then

@@ -84,7 +84,7 @@ void NeighborExchange::begin(Workspace& ws) {
   sc.heard.assign(nn, Announcement{});
   std::byte* out = ws.send.data();
   for (std::size_t j = 0; j < nn; ++j) {
-    out = routes_.pack(j, header, ws.partials.data(), row, out);
+    out = routes_.pack(j, header, ws.own, row, out);
     sc.told[j] = Announcement{header, sc.send_bytes[j]};
   }
   post_neighbor_alltoall_fixed(sc.told.data(), sc.heard.data(), sizeof(Announcement), graph_.get(), ws.requests);
@@ -122,7 +122,7 @@ bool NeighborExchange::advance(Workspace& ws) {
   const std::size_t nn = routes_.neighbor_ranks.size();
   const std::size_t row = ws.kernels && sc.refused.empty() ? ws.info.k * ws.kernels->value_size : 0;
   ws.blocks.resize(nn + 1);
-  ws.blocks[0] = ws.partials.data();
+  ws.blocks[0] = ws.own;
   for (std::size_t j = 0; j < nn; ++j) {
     const MessageHeader& header = sc.heard[j].header;
     const int peer = routes_.neighbor_ranks[j];

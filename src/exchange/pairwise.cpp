@@ -120,6 +120,19 @@ std::vector<int> PairwiseExchange::awaited(const Workspace& ws) const {
   return ranks;
 }
 
+namespace {
+// One neighbour, sharing every shared group (in ascending group order, as always).
+bool whole_route(const NeighborRoutes& routes) {
+  return routes.neighbor_ranks.size() == 1 && routes.neighbor_groups.items.size() == routes.shared_groups;
+}
+}  // namespace
+
+std::byte* PairwiseExchange::partials_buffer(Workspace& ws, std::size_t bytes) {
+  if (!whole_route(routes_) || bytes == 0) return Exchange::partials_buffer(ws, bytes);
+  ws.send.resize(sizeof(MessageHeader) + bytes);
+  return ws.send.data() + sizeof(MessageHeader);
+}
+
 void PairwiseExchange::begin(Workspace& ws) {
   // A rank whose arguments were bad sends every neighbour a header saying so.
   const std::size_t nn = routes_.neighbor_ranks.size();
@@ -132,12 +145,18 @@ void PairwiseExchange::begin(Workspace& ws) {
   ws.send.resize(total);
   ws.recv.resize(total);
   ws.blocks.assign(nn + 1, nullptr);  // nullptr: neighbour j's message not yet received
-  ws.blocks[0] = ws.partials.data();
+  ws.blocks[0] = ws.own;
   ws.requests.clear();
 
   std::byte* out = ws.send.data();
+  if (row > 0 && whole_route(routes_) && ws.own == out + sizeof(MessageHeader)) {
+    // The partials were gathered in place (partials_buffer): only the header is missing.
+    std::memcpy(out, &header, sizeof header);
+    post_send(out, total, routes_.neighbor_ranks[0], ws.tag, comm_, ws.requests);
+    return;
+  }
   for (std::size_t j = 0; j < nn; ++j) {
-    std::byte* end = routes_.pack(j, header, ws.partials.data(), row, out);
+    std::byte* end = routes_.pack(j, header, ws.own, row, out);
     post_send(out, static_cast<std::size_t>(end - out), routes_.neighbor_ranks[j], ws.tag, comm_, ws.requests);
     out = end;
   }

@@ -25,6 +25,11 @@ struct Remains {
 
 Exchange::~Exchange() { unlink_busy(); }
 
+std::byte* Exchange::partials_buffer(Workspace& ws, std::size_t bytes) {
+  ws.partials.resize(bytes);
+  return ws.partials.data();
+}
+
 void Exchange::unlink_busy() noexcept {
   if (prev_busy_) prev_busy_->next_busy_ = next_busy_;
   else if (busy_methods == this) busy_methods = next_busy_;

@@ -41,7 +41,8 @@ std::vector<double> time_exchanges(const std::vector<Exchange*>& exchanges, cons
     ws.info = CallInfo{Domain::float64, Op::add, Transpose::no, 1, false};
     ws.kernels = find_kernels(Domain::float64, Op::add);
     ws.partials.resize(plan.shared_groups * sizeof(double));
-    ws.kernels->fill_identity(ws.partials.data(), plan.shared_groups);
+    ws.own = ws.partials.data();
+    ws.kernels->fill_identity(ws.own, plan.shared_groups);
   }
   // One call of every exchange in turn; `timed`: keep its time.
   auto round = [&](bool timed) {
