@@ -258,6 +258,17 @@ ordered_json call_costs(const detail::CostModel& model, const Rounds& rounds, MP
   return out;
 }
 
+/// Two handles of n entries each, timed interleaved with k = 1 (gs) and k = 3 (gs_vec):
+/// {a at k = 1, b at k = 1, a at k = 3, b at k = 3}, slowest rank's medians.
+std::vector<double> time_k1_k3(Handle& a, Handle& b, std::size_t n, const Rounds& rounds, MPI_Comm comm) {
+  std::vector<double> u(3 * n, 0.0), v(3 * n, 0.0);
+  return time_rounds({{[&] { a.apply(std::span<double>(u.data(), n), Op::add); }},
+                      {[&] { b.apply(std::span<double>(v.data(), n), Op::add); }},
+                      {[&] { a.apply_vec(std::span<double>(u), 3, Op::add); }},
+                      {[&] { b.apply_vec(std::span<double>(v), 3, Op::add); }}},
+                     rounds, comm);
+}
+
 /// c_shared: what sharing adds to a call beyond its messages, per shared group and
 /// component. A pairwise handle on the problem and the same ids made unshared are timed with
 /// k = 1 and 3; the shared one's excess, less the model's messages and pairwise's c_call,
@@ -266,14 +277,7 @@ double shared_cost(const Problem& problem, const detail::CostModel& model, const
   SetupOptions options;
   options.method = Method::pairwise;
   Handle shared(problem.ids, comm, options), alone(unshared(problem.ids, comm), comm, options);
-  const std::size_t n = problem.ids.size();
-  std::vector<double> u(3 * n, 0.0), v(3 * n, 0.0);
-  const std::vector<double> t =
-      time_rounds({{[&] { shared.apply(std::span<double>(u.data(), n), Op::add); }},
-                   {[&] { alone.apply(std::span<double>(v.data(), n), Op::add); }},
-                   {[&] { shared.apply_vec(std::span<double>(u), 3, Op::add); }},
-                   {[&] { alone.apply_vec(std::span<double>(v), 3, Op::add); }}},
-                  rounds, comm);
+  const std::vector<double> t = time_k1_k3(shared, alone, problem.ids.size(), rounds, comm);
   const Stats& st = shared.stats();
   const double groups = static_cast<double>(max_over_ranks(st.shared_groups, comm));
   double sum_xy = 0, sum_xx = 0;
@@ -304,13 +308,7 @@ double allreduce_cost(const detail::CostModel& model, const Rounds& rounds, MPI_
   options.method = Method::pairwise;
   Handle paired(ids, comm, options);
   const std::size_t n = ids.size();
-  std::vector<double> u(3 * n, 0.0), v(3 * n, 0.0);
-  const std::vector<double> t =
-      time_rounds({{[&] { reduced.apply(std::span<double>(u.data(), n), Op::add); }},
-                   {[&] { paired.apply(std::span<double>(v.data(), n), Op::add); }},
-                   {[&] { reduced.apply_vec(std::span<double>(u), 3, Op::add); }},
-                   {[&] { paired.apply_vec(std::span<double>(v), 3, Op::add); }}},
-                  rounds, comm);
+  const std::vector<double> t = time_k1_k3(reduced, paired, n, rounds, comm);
   const Stats& a = reduced.stats();
   const Stats& p = paired.stats();
   double bytes_per_component = 0;
