@@ -63,7 +63,7 @@ struct Workspace {
   const Kernels* kernels = nullptr;  // nullptr: this rank's arguments were bad (failed round)
   std::vector<std::byte> partials;   // shared_groups * k values, this rank's partials ...
   std::byte* own = nullptr;          // ... at ws.partials.data(), or where partials_buffer put them
-  std::vector<std::byte> results;    // scratch of a method that combines in steps
+  std::vector<std::byte> results;    // where auto's timing folds a call's blocks (time_exchanges)
   std::vector<std::byte> send, recv;
   /// Set by a complete call: the combined value of shared group r is row r of `combine`
   /// folded over `blocks`. The handle folds and scatters in one pass (Kernels::

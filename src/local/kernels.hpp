@@ -58,7 +58,7 @@ struct Kernels {
   void (*combine_scatter)(const DataRef& u, const EntryMap& receive, std::size_t g0, std::size_t g1,
                           const std::byte* const* blocks, const CombineMap& map);
   /// gather for `groups` groups of `size` (1..Plan::max_fixed_group) entries each, stored
-  /// contiguously in `entries`, with their rows in `rows`: rows[rows[i]] = the fold.
+  /// contiguously in `entries`, with their rows in `rows`: partials row rows[i] = the fold.
   void (*gather_sized)(const DataRef& u, std::size_t size, const index_t* entries, const index_t* rows,
                        std::size_t groups, void* partials);
   /// combine_scatter for such groups: each of group i's entries gets the fold of `map`
@@ -70,7 +70,8 @@ struct Kernels {
 
 /// The fixed-size kernel asks for lines ahead only when the call's data (n x k values) is
 /// at least this large: below it they sit in L1 or L2 anyway and the hints cost
-/// instructions (2^3 box of order 7, P = 2, 64 KiB: measured in the commit that set it).
+/// instructions (2^3 box of order 7, P = 2, 32 KiB at k = 1: measured in the commit that
+/// set it).
 inline constexpr std::size_t prefetch_from_bytes = 256 * 1024;
 
 /// The kernels for (dom, op); nullptr when op does not apply to dom (bpr on floating data).

@@ -33,16 +33,14 @@ int model_choice(const std::vector<double>& predicted) {
   return best;
 }
 
-std::vector<double> time_exchanges(const std::vector<Exchange*>& exchanges, const Plan& plan, MPI_Comm comm) {
+std::vector<double> time_exchanges(const std::vector<Exchange*>& exchanges, const Plan& plan, MPI_Comm comm,
+                                   int* timed_calls) {
   const std::size_t count = exchanges.size();
   std::vector<Workspace> spaces(count);
   std::vector<std::vector<double>> each(count);
   for (Workspace& ws : spaces) {
     ws.info = CallInfo{Domain::float64, Op::add, Transpose::no, 1, false};
     ws.kernels = find_kernels(Domain::float64, Op::add);
-    ws.partials.resize(plan.shared_groups * sizeof(double));
-    ws.own = ws.partials.data();
-    ws.kernels->fill_identity(ws.own, plan.shared_groups);
   }
   // One call of every exchange in turn; `timed`: keep its time.
   auto round = [&](bool timed) {
@@ -50,6 +48,9 @@ std::vector<double> time_exchanges(const std::vector<Exchange*>& exchanges, cons
       if (!exchanges[i]) continue;
       Workspace& ws = spaces[i];
       ++ws.info.call;  // a tag of its own (CallTags)
+      // Where a real call gathers its partials (a method may want them in its send buffer).
+      ws.own = exchanges[i]->partials_buffer(ws, plan.shared_groups * sizeof(double));
+      ws.kernels->fill_identity(ws.own, plan.shared_groups);
       const double begin = MPI_Wtime();
       exchanges[i]->start(ws);
       exchanges[i]->finish(ws);
@@ -78,8 +79,10 @@ std::vector<double> time_exchanges(const std::vector<Exchange*>& exchanges, cons
   double fastest = -1;
   for (const double t : measured)
     if (t >= 0 && (fastest < 0 || t < fastest)) fastest = t;
+  if (timed_calls) *timed_calls = auto_timed_calls;
   if (fastest < 0 || fastest >= auto_cheap_seconds) return measured;
   for (int i = auto_timed_calls; i < auto_cheap_calls; ++i) round(true);
+  if (timed_calls) *timed_calls = auto_cheap_calls;
   return medians();
 }
 
@@ -234,18 +237,21 @@ int decide_by_model(std::vector<Candidate>& candidates, std::size_t row, const C
   return best;
 }
 
-// Times the contenders for one double; the slowest rank's median counts.
-void measure(std::vector<Candidate>& candidates, const Plan& plan, MPI_Comm comm) {
+// Times the contenders for one double; the slowest rank's median counts. Returns the calls
+// timed per contender.
+int measure(std::vector<Candidate>& candidates, const Plan& plan, MPI_Comm comm) {
   std::vector<Exchange*> timed(candidates.size(), nullptr);
   for (std::size_t i = 0; i < candidates.size(); ++i)
     if (candidates[i].exchange && candidates[i].timed) timed[i] = candidates[i].exchange.get();
-  const std::vector<double> measured = time_exchanges(timed, plan, comm);
+  int calls = 0;
+  const std::vector<double> measured = time_exchanges(timed, plan, comm, &calls);
   for (std::size_t i = 0; i < candidates.size(); ++i)
     if (timed[i]) candidates[i].measured = measured[i];
+  return calls;
 }
 
 // Strictly faster wins; ties keep the earlier method in registry order.
-int pick_fastest(const std::vector<Candidate>& candidates, AutoChoice& choice) {
+int pick_fastest(const std::vector<Candidate>& candidates, int calls, AutoChoice& choice) {
   const std::size_t none = candidates.size();
   std::size_t winner = none, runner_up = none;
   for (std::size_t i = 0; i < candidates.size(); ++i) {
@@ -259,7 +265,6 @@ int pick_fastest(const std::vector<Candidate>& candidates, AutoChoice& choice) {
     }
   }
   const double best = candidates[winner].measured;
-  const int calls = best < auto_cheap_seconds ? auto_cheap_calls : auto_timed_calls;
   choice.reason = "auto: fastest measured, " + format("%.3g us per call", best * 1e6) + " (slowest rank's median of " +
                   std::to_string(calls) + " timed calls after " + std::to_string(auto_warmup_calls) +
                   " warm-up, the candidates in turn)";
@@ -304,8 +309,8 @@ AutoChoice choose_method(const ExchangeInputs& in, const CostModel& model) {
     drop_hopeless(candidates, row);
     int chosen = calibrated ? decide_by_model(candidates, row, model, choice) : -1;
     if (chosen < 0) {
-      measure(candidates, in.plan, in.comm);
-      chosen = pick_fastest(candidates, choice);
+      const int calls = measure(candidates, in.plan, in.comm);
+      chosen = pick_fastest(candidates, calls, choice);
     }
     std::vector<std::vector<double>> predicted;
     std::vector<double> measured;

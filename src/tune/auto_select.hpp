@@ -87,6 +87,8 @@ AutoChoice choose_method(const ExchangeInputs& inputs, const CostModel& model = 
 /// Times `exchanges` on this rank (double values, k = 1), interleaved as above; the
 /// median seconds per call of each (the median shrugs off a call that lost its core to
 /// another process), reduced with MPI_MAX over `comm`. A null entry is not timed (-1).
-std::vector<double> time_exchanges(const std::vector<Exchange*>& exchanges, const Plan& plan, MPI_Comm comm);
+/// `timed_calls`, if given, receives the timed calls per exchange.
+std::vector<double> time_exchanges(const std::vector<Exchange*>& exchanges, const Plan& plan, MPI_Comm comm,
+                                   int* timed_calls = nullptr);
 
 }  // namespace gsr::detail

@@ -292,15 +292,17 @@ double shared_cost(const Problem& problem, const detail::CostModel& model, const
 }
 
 /// c_reduce: allreduce's cost per byte of its dense vector and round beyond what the rest of
-/// the model predicts (filling and reading the vector, the MPI library's reduction). Every
-/// rank holds the same `reduce_probe_ids` ids, so the vector is long and the local work
-/// small; an allreduce and a pairwise handle on them are timed with k = 1 and 3. Both pay
+/// the model predicts (filling and reading the vector, the MPI library's reduction). Ranks
+/// 0 and 1 hold the same `reduce_probe_ids` ids and the others none (so the vector stays
+/// that long at any rank count), the vector is long and the local work small; an allreduce and a pairwise handle on them are timed with k = 1 and 3. Both pay
 /// the same local pass and shared groups, so allreduce's excess over pairwise, less what the
 /// model without c_reduce predicts for that excess, over the vector's bytes times rounds
 /// gives c_reduce (least squares through 0). On a mesh box the vector's cost is a few
 /// percent of the call, below this machine's noise.
 double allreduce_cost(const detail::CostModel& model, const Rounds& rounds, MPI_Comm comm) {
-  std::vector<std::int64_t> ids(reduce_probe_ids);
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  std::vector<std::int64_t> ids(rank < 2 ? reduce_probe_ids : 0);
   for (std::size_t i = 0; i < ids.size(); ++i) ids[i] = static_cast<std::int64_t>(i + 1);
   SetupOptions options;
   options.method = Method::allreduce;
