@@ -156,7 +156,7 @@ std::size_t HandleState::start(const DataRef& data, std::size_t length, const Ca
     const std::size_t row_bytes = info.k * kernels->value_size;
     std::byte* partials = exchange.partials_buffer(slot.ws, shared * row_bytes);
     slot.ws.own = partials;
-    if (plan.shared_by_size) {
+    if (!plan.any_flagged) {
       for (const Plan::SharedRun& run : plan.shared_runs)
         kernels->gather_sized(data, run.size, plan.shared_fixed_entries.data() + run.first,
                               plan.shared_fixed_rows.data() + run.first_row, run.groups, partials);
@@ -194,7 +194,7 @@ void HandleState::finish(std::size_t index) {
   const std::byte* const* blocks = slot.ws.blocks.data();
   const CombineMap& map = *slot.ws.combine;
   const EntryMap& receive = receiving(slot.ws.info.transpose);
-  if (plan.shared_by_size) {
+  if (!plan.any_flagged) {
     for (const Plan::SharedRun& run : plan.shared_runs)
       kernels.combine_scatter_sized(slot.data, run.size, plan.shared_fixed_entries.data() + run.first,
                                     plan.shared_fixed_rows.data() + run.first_row, run.groups, blocks, map);

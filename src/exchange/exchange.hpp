@@ -63,7 +63,6 @@ struct Workspace {
   const Kernels* kernels = nullptr;  // nullptr: this rank's arguments were bad (failed round)
   std::vector<std::byte> partials;   // shared_groups * k values, this rank's partials ...
   std::byte* own = nullptr;          // ... at ws.partials.data(), or where partials_buffer put them
-  std::vector<std::byte> results;    // where auto's timing folds a call's blocks (time_exchanges)
   std::vector<std::byte> send, recv;
   /// Set by a complete call: the combined value of shared group r is row r of `combine`
   /// folded over `blocks`. The handle folds and scatters in one pass (Kernels::
@@ -83,7 +82,7 @@ struct Workspace {
   }
 
   std::size_t bytes() const noexcept {
-    return partials.capacity() + results.capacity() + send.capacity() + recv.capacity() + overflow.capacity() +
+    return partials.capacity() + send.capacity() + recv.capacity() + overflow.capacity() +
            requests.capacity() * sizeof(MPI_Request);
   }
 };

@@ -110,10 +110,16 @@ void reduce_local_impl(const L& u, const EntryMap& contrib, const EntryMap& rece
   }
 }
 
-// The fold of each combine-map row, in the map's (canonical) order, written straight to the
-// entries that receive the group: the same arithmetic as combine then scatter.
-template <class T, class OpT>
-[[gnu::always_inline]] inline T fold_row(const std::byte* const* blocks, const CombineMap& map, std::size_t r, std::size_t k, std::size_t c) {
+// Component c of the fold of combine-map row r, in the map's (canonical) order; with
+// Paired (CombineMap::paired) without reading the map's rows. Every fold of the received
+// blocks goes through here, so every method and kernel folds alike; callers pick Paired
+// once per call with by_pairing, outside their loops.
+template <class T, class OpT, bool Paired>
+[[gnu::always_inline]] inline T fold_row(const std::byte* const* blocks, const CombineMap& map, std::size_t r,
+                                         std::size_t k, std::size_t c) {
+  if constexpr (Paired)
+    return OpT::apply(reinterpret_cast<const T*>(blocks[map.pair[0]])[r * k + c],
+                      reinterpret_cast<const T*>(blocks[map.pair[1]])[r * k + c]);
   const std::size_t b = map.offsets[r], e = map.offsets[r + 1];
   T acc = reinterpret_cast<const T*>(blocks[map.slot[b]])[static_cast<std::size_t>(map.index[b]) * k + c];
   for (std::size_t j = b + 1; j < e; ++j)
@@ -121,12 +127,14 @@ template <class T, class OpT>
   return acc;
 }
 
-template <class T, class OpT, class L>
+// Folds written straight to the entries that receive the group: the same arithmetic as
+// combine, then a scatter.
+template <class T, class OpT, bool Paired, class L>
 void combine_scatter_impl(const L& u, const EntryMap& receive, std::size_t g0, std::size_t g1,
                           const std::byte* const* blocks, const CombineMap& map) {
   for (std::size_t r = g0; r < g1; ++r)
     for (std::size_t c = 0; c < u.k; ++c) {
-      const T acc = fold_row<T, OpT>(blocks, map, r, u.k, c);
+      const T acc = fold_row<T, OpT, Paired>(blocks, map, r, u.k, c);
       for (index_t i : receive.row(r)) u.at(i, c) = acc;
     }
 }
@@ -142,24 +150,12 @@ void gather_sized_impl(const L& u, const index_t* entries, const index_t* rows, 
     }
 }
 
-template <class T, class OpT, std::size_t S, class L>
+template <class T, class OpT, std::size_t S, bool Paired, class L>
 void combine_scatter_sized_impl(const L& u, const index_t* entries, const index_t* rows, std::size_t groups,
                                 const std::byte* const* blocks, const CombineMap& map) {
-  if (map.paired) {
-    const T* first = reinterpret_cast<const T*>(blocks[map.pair[0]]);
-    const T* second = reinterpret_cast<const T*>(blocks[map.pair[1]]);
-    for (std::size_t g = 0; g < groups; ++g, entries += S) {
-      const std::size_t at = static_cast<std::size_t>(rows[g]) * u.k;
-      for (std::size_t c = 0; c < u.k; ++c) {
-        const T acc = OpT::apply(first[at + c], second[at + c]);
-        for (std::size_t j = 0; j < S; ++j) u.at(entries[j], c) = acc;
-      }
-    }
-    return;
-  }
   for (std::size_t g = 0; g < groups; ++g, entries += S)
     for (std::size_t c = 0; c < u.k; ++c) {
-      const T acc = fold_row<T, OpT>(blocks, map, rows[g], u.k, c);
+      const T acc = fold_row<T, OpT, Paired>(blocks, map, rows[g], u.k, c);
       for (std::size_t j = 0; j < S; ++j) u.at(entries[j], c) = acc;
     }
 }
@@ -213,6 +209,13 @@ void by_size(std::size_t size, F&& f) {
   by_size_of(size, f, std::make_index_sequence<Plan::max_fixed_group>{});
 }
 
+// Calls f.template operator()<P>() with P = map.paired, a compile-time choice for fold_row.
+template <class F>
+void by_pairing(const CombineMap& map, F&& f) {
+  if (map.paired) f.template operator()<true>();
+  else f.template operator()<false>();
+}
+
 // Calls `f` with the layout object matching `u` (one / interleaved / separate).
 // gs_many with one array is gs on that array.
 template <class T, class F>
@@ -251,19 +254,16 @@ struct Table {
   static void combine(void* results, std::size_t k, const std::byte* const* blocks, const CombineMap& map) {
     T* out = static_cast<T*>(results);
     const std::size_t rows = map.offsets.size() - 1;
-    for (std::size_t r = 0; r < rows; ++r, out += k) {
-      const std::size_t b = map.offsets[r], e = map.offsets[r + 1];
-      const T* first = reinterpret_cast<const T*>(blocks[map.slot[b]]) + static_cast<std::size_t>(map.index[b]) * k;
-      for (std::size_t c = 0; c < k; ++c) out[c] = first[c];
-      for (std::size_t j = b + 1; j < e; ++j) {
-        const T* src = reinterpret_cast<const T*>(blocks[map.slot[j]]) + static_cast<std::size_t>(map.index[j]) * k;
-        for (std::size_t c = 0; c < k; ++c) out[c] = OpT::apply(out[c], src[c]);
-      }
-    }
+    by_pairing(map, [&]<bool P>() {
+      for (std::size_t r = 0; r < rows; ++r)
+        for (std::size_t c = 0; c < k; ++c) out[r * k + c] = fold_row<T, OpT, P>(blocks, map, r, k, c);
+    });
   }
   static void combine_scatter(const DataRef& u, const EntryMap& receive, std::size_t g0, std::size_t g1,
                               const std::byte* const* blocks, const CombineMap& map) {
-    with_layout<T>(u, [&](const auto& l) { combine_scatter_impl<T, OpT>(l, receive, g0, g1, blocks, map); });
+    with_layout<T>(u, [&](const auto& l) {
+      by_pairing(map, [&]<bool P>() { combine_scatter_impl<T, OpT, P>(l, receive, g0, g1, blocks, map); });
+    });
   }
   static void gather_sized(const DataRef& u, std::size_t size, const index_t* entries, const index_t* rows,
                            std::size_t groups, void* partials) {
@@ -274,7 +274,9 @@ struct Table {
   static void combine_scatter_sized(const DataRef& u, std::size_t size, const index_t* entries, const index_t* rows,
                                     std::size_t groups, const std::byte* const* blocks, const CombineMap& map) {
     with_layout<T>(u, [&](const auto& l) {
-      by_size(size, [&]<std::size_t S>() { combine_scatter_sized_impl<T, OpT, S>(l, entries, rows, groups, blocks, map); });
+      by_pairing(map, [&]<bool P>() {
+        by_size(size, [&]<std::size_t S>() { combine_scatter_sized_impl<T, OpT, S, P>(l, entries, rows, groups, blocks, map); });
+      });
     });
   }
   static void fill_identity(void* dst, std::size_t count) {

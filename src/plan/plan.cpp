@@ -77,7 +77,6 @@ void add_shared_by_size(Plan& plan) {
     plan.shared_fixed_rows.push_back(r);
     plan.shared_fixed_entries.insert(plan.shared_fixed_entries.end(), entries.begin(), entries.end());
   }
-  plan.shared_by_size = true;
 }
 
 }  // namespace

@@ -45,17 +45,18 @@ struct Plan {
   std::vector<index_t> fixed_entries;
   std::vector<FixedRun> fixed_runs;
 
-  // When nothing is flagged, the shared groups are also listed by their number of local
-  // entries (1..max_fixed_group; those with more in shared_other_rows), in (size, first
-  // entry) order, so the per-call gather and the fold-and-scatter of the combined values
-  // run without a branch on each group's size.
+  // When nothing is flagged (so every entry contributes and receives), the shared groups
+  // are also listed by their number of local entries (1..max_fixed_group; those with more
+  // in shared_other_rows), in (size, first entry) order, so the per-call gather and the
+  // fold-and-scatter of the combined values run without a branch on each group's size.
+  // When something is flagged these lists are empty and the calls use all_entries and
+  // unflagged_entries.
   struct SharedRun {
     std::size_t size;       // local entries per group
     std::size_t first;      // offset of the first group's entries in shared_fixed_entries (index order)
     std::size_t first_row;  // offset of the first group's row (shared group index) in shared_fixed_rows
     std::size_t groups;
   };
-  bool shared_by_size = false;
   std::vector<SharedRun> shared_runs;
   std::vector<index_t> shared_fixed_rows, shared_fixed_entries, shared_other_rows;
 

@@ -38,6 +38,7 @@ std::vector<double> time_exchanges(const std::vector<Exchange*>& exchanges, cons
   const std::size_t count = exchanges.size();
   std::vector<Workspace> spaces(count);
   std::vector<std::vector<double>> each(count);
+  std::vector<std::byte> folded(plan.shared_groups * sizeof(double));
   for (Workspace& ws : spaces) {
     ws.info = CallInfo{Domain::float64, Op::add, Transpose::no, 1, false};
     ws.kernels = find_kernels(Domain::float64, Op::add);
@@ -56,8 +57,7 @@ std::vector<double> time_exchanges(const std::vector<Exchange*>& exchanges, cons
       exchanges[i]->finish(ws);
       // The fold a call makes of the blocks (Kernels::combine_scatter does it with the
       // scatter), into a buffer here: it differs between methods.
-      ws.results.resize(plan.shared_groups * sizeof(double));
-      ws.kernels->combine(ws.results.data(), 1, ws.blocks.data(), *ws.combine);
+      ws.kernels->combine(folded.data(), 1, ws.blocks.data(), *ws.combine);
       if (timed) each[i].push_back(MPI_Wtime() - begin);
     }
   };
