@@ -172,9 +172,11 @@ std::size_t HandleState::start(const DataRef& data, std::size_t length, const Ca
   }
   // Groups this rank holds alone are done while the messages travel.
   kernels->reduce_local(data, contrib, receive, shared, plan.all_entries.rows());
-  const bool prefetch = plan.n * info.k * kernels->value_size >= prefetch_from_bytes;
+  const index_t* const prefetch_end = plan.n * info.k * kernels->value_size >= prefetch_from_bytes
+                                          ? plan.fixed_entries.data() + plan.fixed_entries.size()
+                                          : nullptr;
   for (const Plan::FixedRun& run : plan.fixed_runs)
-    kernels->reduce_fixed(data, run.size, plan.fixed_entries.data() + run.first, run.groups, prefetch);
+    kernels->reduce_fixed(data, run.size, plan.fixed_entries.data() + run.first, run.groups, prefetch_end);
   return index;
 }
 

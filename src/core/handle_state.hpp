@@ -53,6 +53,8 @@ struct HandleState final : WaitWatch {
   };
   std::vector<std::unique_ptr<Slot>> slots;
   std::size_t pending = 0;
+  /// Calls with at least this many bytes of data ask for their lines ahead (kernels.hpp).
+  std::size_t prefetch_from_bytes = 0;
   CallLedger ledger;  // calls made, neighbours' free notices, GSR_TIMEOUT
 
   /// While a call waits: fails it if a neighbour freed the handle after fewer calls, or

@@ -134,13 +134,15 @@ void agree_on_setup_arguments(MPI_Comm comm, const MethodRequest& request, bool 
 /// Collective over `user_comm`: every rank's arguments are checked and agreed on before
 /// anything else collective happens, so a bad argument on one rank fails every rank.
 MethodRequest check_setup_arguments(std::span<const std::int64_t> ids, MPI_Comm user_comm,
-                                    const SetupOptions& options, double& timeout, CostModel& model) {
+                                    const SetupOptions& options, double& timeout, std::size_t& prefetch_bytes,
+                                    CostModel& model) {
   require_communicator(user_comm, "setup");
   MethodRequest request;
   collectively(user_comm, [&] {
     check_ids(ids);
     request = resolve_method(options);
     timeout = timeout_from_environment();
+    prefetch_bytes = prefetch_from_bytes_from_environment();
     if (request.method == Method::automatic) model = machine_model_from_environment();
   });
   agree_on_setup_arguments(user_comm, request, options.unique);
@@ -302,8 +304,9 @@ Handle::Handle(std::span<const std::int64_t> ids, MPI_Comm user_comm, SetupOptio
   using namespace detail;
   const double begin = MPI_Wtime();
   double timeout = 0;
+  std::size_t prefetch_bytes = 0;
   CostModel model;
-  const MethodRequest request = check_setup_arguments(ids, user_comm, options, timeout, model);
+  const MethodRequest request = check_setup_arguments(ids, user_comm, options, timeout, prefetch_bytes, model);
   OwnedComm comm(user_comm);
   LocalSetup local = discover_and_plan(ids, options.unique, comm);
   ChosenExchange chosen = build_method(request, ExchangeInputs{local.plan, local.holders, comm.get()}, model);
@@ -317,6 +320,7 @@ Handle::Handle(std::span<const std::int64_t> ids, MPI_Comm user_comm, SetupOptio
   state_ = std::make_shared<HandleState>(std::move(comm), std::move(local.plan), std::move(chosen.exchanges),
                                          std::move(chosen.ranges), std::move(stats),
                                          std::move(ledger));
+  state_->prefetch_from_bytes = prefetch_bytes;
   state_->stats.setup_seconds = MPI_Wtime() - begin;
 
   if (options.verbose && state_->comm.rank() == 0) {

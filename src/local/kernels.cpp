@@ -2,10 +2,18 @@
 // and every layout goes through these functors, which is what makes results agree bitwise.
 #include "local/kernels.hpp"
 
+#include <gsr/error.hpp>
+
+#include <algorithm>
 #include <array>
+#include <cctype>
+#include <cerrno>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <limits>
+#include <string>
 #include <type_traits>
 #include <utility>
 
@@ -170,20 +178,31 @@ void prefetch_entry(const L& u, index_t i) {
   }
 }
 
-// How many groups ahead the fixed-size kernel asks for its entries. A group's first entry
-// is walked nearly in order (groups are visited by tile of their first entry), but the others
-// lie an element or a layer of elements away: without the hint each is a cache miss waited
-// for in turn. Measured with gsr-bench at P = 1 on the AMD development machine: a 16^3 box
-// of order 7 (u in L3) went from about 4.1x to 3.0x the stream bound for gs k = 1 and from
-// 3.9x to 3.2x for gs_vec k = 3 with 32 or 64 groups ahead (8 and 16 helped less); an 8^3
-// box (u in L2) stayed at 1.7x.
-inline constexpr std::size_t prefetch_groups = 32;
+// The fixed-size kernel, once the data outgrows the caches (prefetch_from_bytes), asks for
+// the line of every entry prefetch_entries entries further on in Plan::fixed_entries, across
+// the runs' boundaries, the first entry of each group included. A group's first entry is
+// walked nearly in order, but the others lie an element or a layer of elements away, and
+// with k interleaved values even the first entries outpace the hardware's own prefetch:
+// without the hints the kernel waits for one miss after another. Measured on the AMD
+// development machine (a 16^3 box of order 7, P = 1, a copy of the kernel timed against the
+// stream pass over the same array): gs_vec k = 3 (50 MB) went from 2.5-2.6x the stream pass
+// (32 groups ahead, partners only, stopping at each run's end) to 1.0-1.1x; three k = 1
+// arrays taken in turn as gs_many does (50 MB) from 2.3x to 1.1-1.2x. Distances of 512 to
+// 2048 entries did alike; 64 to 256 helped less. Data that stays in cache between calls is
+// faster without the hints (an 8^3 box: 0.77x without, 1.1x with), hence the threshold.
+inline constexpr std::size_t prefetch_entries = 1024;
 
 template <class T, class OpT, std::size_t S, bool Prefetch, class L>
-void reduce_fixed_impl(const L& u, const index_t* entries, std::size_t groups) {
+void reduce_fixed_impl(const L& u, const index_t* entries, std::size_t groups, const index_t* entries_end) {
+  // The groups whose entries prefetch_entries on still lie inside the array.
+  std::size_t hinted = 0;
+  if constexpr (Prefetch) {
+    const auto left = static_cast<std::size_t>(entries_end - entries);
+    hinted = left > prefetch_entries ? std::min(groups, (left - prefetch_entries) / S) : 0;
+  }
   for (std::size_t g = 0; g < groups; ++g, entries += S) {
-    if (Prefetch && g + prefetch_groups < groups)
-      for (std::size_t j = 1; j < S; ++j) prefetch_entry<T>(u, entries[prefetch_groups * S + j]);
+    if (Prefetch && g < hinted)
+      for (std::size_t j = 0; j < S; ++j) prefetch_entry<T>(u, entries[prefetch_entries + j]);
     for (std::size_t c = 0; c < u.k; ++c) {
       T acc = u.at(entries[0], c);
       for (std::size_t j = 1; j < S; ++j) acc = OpT::apply(acc, u.at(entries[j], c));
@@ -193,10 +212,11 @@ void reduce_fixed_impl(const L& u, const index_t* entries, std::size_t groups) {
 }
 
 template <class T, class OpT, class L, std::size_t... S>
-void reduce_fixed_dispatch(const L& u, std::size_t size, const index_t* entries, std::size_t groups, bool prefetch,
-                           std::index_sequence<S...>) {
-  if (prefetch) ((size == S + 2 ? reduce_fixed_impl<T, OpT, S + 2, true>(u, entries, groups) : void()), ...);
-  else ((size == S + 2 ? reduce_fixed_impl<T, OpT, S + 2, false>(u, entries, groups) : void()), ...);
+void reduce_fixed_dispatch(const L& u, std::size_t size, const index_t* entries, std::size_t groups,
+                           const index_t* prefetch_end, std::index_sequence<S...>) {
+  if (prefetch_end)
+    ((size == S + 2 ? reduce_fixed_impl<T, OpT, S + 2, true>(u, entries, groups, prefetch_end) : void()), ...);
+  else ((size == S + 2 ? reduce_fixed_impl<T, OpT, S + 2, false>(u, entries, groups, nullptr) : void()), ...);
 }
 
 // Calls f.template operator()<S>() for S = size, one of 1..Plan::max_fixed_group.
@@ -236,18 +256,18 @@ struct Table {
     with_layout<T>(u, [&](const auto& l) { reduce_local_impl<T, OpT>(l, contrib, receive, g0, g1); });
   }
   static void reduce_fixed(const DataRef& u, std::size_t size, const index_t* entries, std::size_t groups,
-                           bool prefetch) {
+                           const index_t* prefetch_end) {
     if (u.many && u.k > 1) {
       // One array at a time: each pass walks one array's lines as gs does, where k arrays'
       // lines at once miss the cache far more (a 16^3 box of order 7 at P = 1, k = 3:
       // about 7.1 -> 5.0 ms per call on the development machine).
       for (std::size_t c = 0; c < u.k; ++c)
-        reduce_fixed_dispatch<T, OpT>(One<T>{static_cast<T*>(u.arrays[c])}, size, entries, groups, prefetch,
+        reduce_fixed_dispatch<T, OpT>(One<T>{static_cast<T*>(u.arrays[c])}, size, entries, groups, prefetch_end,
                                       std::make_index_sequence<Plan::max_fixed_group - 1>{});
       return;
     }
     with_layout<T>(u, [&](const auto& l) {
-      reduce_fixed_dispatch<T, OpT>(l, size, entries, groups, prefetch,
+      reduce_fixed_dispatch<T, OpT>(l, size, entries, groups, prefetch_end,
                                     std::make_index_sequence<Plan::max_fixed_group - 1>{});
     });
   }
@@ -328,6 +348,47 @@ void CombineMap::find_pairs() noexcept {
 const Kernels* find_kernels(Domain dom, Op op) noexcept {
   if (!valid_domain(static_cast<int>(dom)) || !valid_op(static_cast<int>(op))) return nullptr;
   return lookup(dom, op);
+}
+
+namespace {
+
+/// The size of the outermost cache of the first CPU, from Linux's sysfs ("32768K"); 0 when
+/// it cannot be read. (sysconf's _SC_LEVEL3_CACHE_SIZE reports the whole package's L3 on
+/// chips made of several core complexes: 384 MiB where a core shares 32 MiB.)
+std::size_t last_level_cache_bytes() {
+  std::size_t largest = 0;
+  for (int index = 0; index < 8; ++index) {
+    std::ifstream in("/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(index) + "/size");
+    std::string text;
+    if (!(in >> text)) break;
+    char* end = nullptr;
+    const unsigned long long value = std::strtoull(text.c_str(), &end, 10);
+    std::size_t scale = 1;
+    if (*end == 'K') scale = 1024;
+    else if (*end == 'M') scale = 1024 * 1024;
+    largest = std::max<std::size_t>(largest, static_cast<std::size_t>(value) * scale);
+  }
+  return largest;
+}
+
+}  // namespace
+
+std::size_t prefetch_from_bytes_from_environment() {
+  if (const char* text = std::getenv("GSR_PREFETCH_FROM_BYTES"); text && *text) {
+    char* end = nullptr;
+    errno = 0;
+    const unsigned long long value = std::strtoull(text, &end, 10);
+    if (!std::isdigit(static_cast<unsigned char>(text[0])) || errno != 0 || *end != '\0')
+      throw Error(ErrorCode::invalid_argument,
+                  std::string("gsr: GSR_PREFETCH_FROM_BYTES='") + text +
+                      "' is not a number of bytes (an integer >= 0; 0 asks for the hints on every call)");
+    return static_cast<std::size_t>(value);
+  }
+  static const std::size_t from_cache = [] {
+    const std::size_t cache = last_level_cache_bytes();
+    return cache > 0 ? cache / 2 : std::size_t{16} << 20;
+  }();
+  return from_cache;
 }
 
 bool valid_domain(int code) noexcept { return code >= 0 && code <= 3; }

@@ -47,10 +47,11 @@ struct Kernels {
   void (*reduce_local)(const DataRef& u, const EntryMap& contrib, const EntryMap& receive,
                        std::size_t g0, std::size_t g1);
   /// gather then scatter for `groups` groups of `size` entries each, stored contiguously
-  /// (every entry contributes and receives); `prefetch`: ask for the lines of groups ahead
-  /// (worth it once the data outgrows the inner caches, see prefetch_from_bytes).
+  /// (every entry contributes and receives). With `prefetch_end` (the end of the array
+  /// `entries` lies in, Plan::fixed_entries), asks for the lines of the entries ahead, across
+  /// runs; nullptr: no hints (see prefetch_from_bytes).
   void (*reduce_fixed)(const DataRef& u, std::size_t size, const index_t* entries, std::size_t groups,
-                       bool prefetch);
+                       const index_t* prefetch_end);
   /// results row r (k values) = fold of the source rows of `map` row r.
   void (*combine)(void* results, std::size_t k, const std::byte* const* blocks, const CombineMap& map);
   /// combine, then scatter: each entry `receive` lists for group r in [g0, g1) gets the
@@ -68,11 +69,13 @@ struct Kernels {
   void (*fill_identity)(void* dst, std::size_t count);
 };
 
-/// The fixed-size kernel asks for lines ahead only when the call's data (n x k values) is
-/// at least this large: below it they sit in L1 or L2 anyway and the hints cost
-/// instructions (2^3 box of order 7, P = 2, 32 KiB at k = 1: measured in the commit that
-/// set it).
-inline constexpr std::size_t prefetch_from_bytes = 256 * 1024;
+/// The fixed-size kernel asks for lines ahead only when a call's data (n x k values) is at
+/// least this many bytes: GSR_PREFETCH_FROM_BYTES if set (docs/performance.md), else half
+/// the last-level cache the system reports (16 MiB if it reports none). Smaller data stays
+/// in cache between calls and the hints only cost instructions; larger data comes from
+/// memory, where the hints make the kernel 2-3x faster (kernels.cpp). Read at setup; throws
+/// Error(invalid_argument) naming a bad GSR_PREFETCH_FROM_BYTES.
+std::size_t prefetch_from_bytes_from_environment();
 
 /// The kernels for (dom, op); nullptr when op does not apply to dom (bpr on floating data).
 const Kernels* find_kernels(Domain dom, Op op) noexcept;

@@ -49,6 +49,9 @@ void add_fixed_groups(Plan& plan, std::span<const index_t> order, std::vector<Id
     return std::tuple(first / Plan::fixed_tile_entries, run.end - run.begin, first);
   };
   std::sort(small.begin(), small.end(), [&](const IdRun& a, const IdRun& b) { return key(a) < key(b); });
+  std::size_t entries = 0;
+  for (const IdRun& run : small) entries += run.end - run.begin;
+  plan.fixed_entries.reserve(entries);  // and no more: the kernel's look-ahead stops at its end
   for (const IdRun& run : small) {
     const std::size_t size = run.end - run.begin;
     if (plan.fixed_runs.empty() || plan.fixed_runs.back().size != size)
@@ -112,6 +115,9 @@ Plan build_plan(std::span<const std::int64_t> ids, std::span<const index_t> orde
   if (!plan.any_flagged) add_shared_by_size(plan);
   plan.all_entries.items.shrink_to_fit();
   plan.unflagged_entries.items.shrink_to_fit();
+  plan.fixed_runs.shrink_to_fit();
+  for (std::vector<index_t>* v : {&plan.shared_fixed_rows, &plan.shared_fixed_entries, &plan.shared_other_rows})
+    v->shrink_to_fit();
   return plan;
 }
 

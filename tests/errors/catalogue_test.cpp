@@ -427,6 +427,14 @@ TEST(CatalogueSetup, OptionsAndEnvironment) {
     const ScopedEnv timeout("GSR_TIMEOUT", "soon");
     expect_entry("E-SETUP-GSR-TIMEOUT", [&] { gsr::Handle h(ids, MPI_COMM_WORLD); }, "GSR_TIMEOUT=soon");
   }
+  {
+    const ScopedEnv prefetch("GSR_PREFETCH_FROM_BYTES", "lots");
+    expect_entry("E-SETUP-GSR-PREFETCH", [&] { gsr::Handle h(ids, MPI_COMM_WORLD); }, "GSR_PREFETCH_FROM_BYTES=lots");
+  }
+  {
+    const ScopedEnv prefetch("GSR_PREFETCH_FROM_BYTES", "-1");
+    expect_entry("E-SETUP-GSR-PREFETCH", [&] { gsr::Handle h(ids, MPI_COMM_WORLD); }, "GSR_PREFETCH_FROM_BYTES=-1");
+  }
   const bool odd = rank() == last();
   gsr::SetupOptions method = pairwise();
   if (odd) method.method = gsr::Method::allreduce;
