@@ -29,7 +29,9 @@ std::string HandleState::validate(const DataRef& data, std::size_t length, const
   // The call's arrays and buffers hold up to max(n, the largest message) rows of k values;
   // their sizes in bytes must be representable (messages themselves may exceed 2 GiB).
   const std::size_t rows = std::max<std::size_t>({n, max_message_values, 1});
-  if (info.k > static_cast<std::size_t>(std::numeric_limits<std::ptrdiff_t>::max()) / size_of(info.dom) / rows)
+  std::size_t largest_bytes = 0;  // a multiplication, not a division: this runs on every call
+  if (__builtin_mul_overflow(info.k, rows * size_of(info.dom), &largest_bytes) ||
+      largest_bytes > static_cast<std::size_t>(std::numeric_limits<std::ptrdiff_t>::max()))
     return "gsr: k = " + std::to_string(info.k) + " with " + std::to_string(rows) +
            " rows would need arrays of more than 2^63 bytes";
   if (info.many) {
@@ -171,7 +173,7 @@ std::size_t HandleState::start(const DataRef& data, std::size_t length, const Ca
     throw;
   }
   // Groups this rank holds alone are done while the messages travel.
-  kernels->reduce_local(data, contrib, receive, shared, plan.all_entries.rows());
+  if (plan.all_entries.rows() > shared) kernels->reduce_local(data, contrib, receive, shared, plan.all_entries.rows());
   const index_t* const prefetch_end = plan.n * info.k * kernels->value_size >= prefetch_from_bytes
                                           ? plan.fixed_entries.data() + plan.fixed_entries.size()
                                           : nullptr;
@@ -221,12 +223,16 @@ detail::HandleState& live(const std::shared_ptr<detail::HandleState>& state) {
 }
 }  // namespace
 
+// A blocking call is a start and a finish on the handle's state, without the Request's
+// share of it (two atomic reference-count updates per call).
 void Handle::apply_vec(void* u, std::size_t length, std::size_t k, Domain dom, Op op, Transpose t) {
-  start_vec(u, length, k, dom, op, t).wait();
+  auto& s = live(state_);
+  s.finish(s.start(detail::DataRef{u, nullptr, k, false}, length, detail::CallInfo{dom, op, t, k, false}));
 }
 
 void Handle::apply_many(void* const* arrays, std::size_t k, Domain dom, Op op, Transpose t) {
-  start_many(arrays, k, dom, op, t).wait();
+  auto& s = live(state_);
+  s.finish(s.start(detail::DataRef{nullptr, arrays, k, true}, 0, detail::CallInfo{dom, op, t, k, true}));
 }
 
 Request Handle::start_vec(void* u, std::size_t length, std::size_t k, Domain dom, Op op, Transpose t) {

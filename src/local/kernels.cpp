@@ -147,12 +147,17 @@ void combine_scatter_impl(const L& u, const EntryMap& receive, std::size_t g0, s
     }
 }
 
+// The loops over a group's S entries are unrolled whole (at -O2 GCC keeps loops of 3 to 8
+// with a counter; unrolled, the 2^3 box's call at P = 2 measured N % faster).
+#define GSR_UNROLL_GROUP _Pragma("GCC unroll 8")
+
 // The same two for groups of S entries each (Plan::shared_runs): no branch on the size.
 template <class T, class OpT, std::size_t S, class L>
 void gather_sized_impl(const L& u, const index_t* entries, const index_t* rows, std::size_t groups, T* partials) {
   for (std::size_t g = 0; g < groups; ++g, entries += S)
     for (std::size_t c = 0; c < u.k; ++c) {
       T acc = u.at(entries[0], c);
+      GSR_UNROLL_GROUP
       for (std::size_t j = 1; j < S; ++j) acc = OpT::apply(acc, u.at(entries[j], c));
       partials[static_cast<std::size_t>(rows[g]) * u.k + c] = acc;
     }
@@ -164,6 +169,7 @@ void combine_scatter_sized_impl(const L& u, const index_t* entries, const index_
   for (std::size_t g = 0; g < groups; ++g, entries += S)
     for (std::size_t c = 0; c < u.k; ++c) {
       const T acc = fold_row<T, OpT, Paired>(blocks, map, rows[g], u.k, c);
+      GSR_UNROLL_GROUP
       for (std::size_t j = 0; j < S; ++j) u.at(entries[j], c) = acc;
     }
 }
@@ -202,10 +208,13 @@ void reduce_fixed_impl(const L& u, const index_t* entries, std::size_t groups, c
   }
   for (std::size_t g = 0; g < groups; ++g, entries += S) {
     if (Prefetch && g < hinted)
+      GSR_UNROLL_GROUP
       for (std::size_t j = 0; j < S; ++j) prefetch_entry<T>(u, entries[prefetch_entries + j]);
     for (std::size_t c = 0; c < u.k; ++c) {
       T acc = u.at(entries[0], c);
+      GSR_UNROLL_GROUP
       for (std::size_t j = 1; j < S; ++j) acc = OpT::apply(acc, u.at(entries[j], c));
+      GSR_UNROLL_GROUP
       for (std::size_t j = 0; j < S; ++j) u.at(entries[j], c) = acc;
     }
   }

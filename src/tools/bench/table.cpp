@@ -102,13 +102,17 @@ std::string calls_section(const std::vector<Record>& records) {
                    });
 }
 
-/// The model's prediction for every call and contender, and measured / predicted.
+/// The model's prediction for every call and contender, and measured / predicted. The
+/// built-in defaults model messages only, not the local pass: a call that sends nothing
+/// (one rank) is then predicted as nothing, shown as "-".
 std::string model_section(const ordered_json& metadata, const std::vector<Record>& records) {
-  return call_grid(records,
-                   "the alpha-beta model (" + text_of(metadata, "model") + "), us per call; x: measured / predicted",
+  const std::string model = text_of(metadata, "model");
+  const std::string note = model == "defaults" ? " (guessed messages only: no local pass; calibrate with --calibrate)" : "";
+  return call_grid(records, "the alpha-beta model (" + model + note + "), us per call; x: measured / predicted",
                    [](const Record& r) {
-                     return cell("%19.2f %7.2fx", 1e6 * number(r, "predicted_seconds"),
-                                 number(r, "measured_over_predicted"));
+                     const double predicted = number(r, "predicted_seconds");
+                     if (predicted <= 0) return cell("%19s %8s", "-", "-");
+                     return cell("%19.2f %7.2fx", 1e6 * predicted, number(r, "measured_over_predicted"));
                    });
 }
 
