@@ -275,7 +275,7 @@ void CrystalRouterExchange::post_stage(Workspace& ws, Scratch& sc, std::size_t d
     length += sizeof record;
   }
   ws.requests.clear();
-  post_send(out, length, st.send_to, ws.tag, comm_, ws.requests);
+  post_call_message(out, length, st.send_to, ws.tag, comm_, ws.requests);
 }
 
 bool CrystalRouterExchange::receive_stage(Workspace& ws, Scratch& sc, std::size_t d) {
@@ -284,7 +284,7 @@ bool CrystalRouterExchange::receive_stage(Workspace& ws, Scratch& sc, std::size_
     if (sc.received & (1u << i)) continue;
     std::byte* in = ws.recv.data() + sc.segment_offset[st.first_segment + i];
     const std::size_t expected = header_bytes + st.source_rows[i] * sc.row_bytes;
-    if (try_receive_checked(comm_, st.sources[i], ws.tag, in, expected, ws.overflow, ws.info, ws.check))
+    if (try_receive_checked(comm_, st.sources[i], ws.tag, in, expected, expected, ws.overflow, ws.info, ws.check))
       sc.received |= 1u << i;
   }
   return sc.received == (1u << st.sources.size()) - 1;

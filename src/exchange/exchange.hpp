@@ -69,7 +69,8 @@ struct Workspace {
   /// combine_scatter), so the combined values never land in a buffer of their own.
   const CombineMap* combine = nullptr;
   std::vector<std::byte> overflow;   // where a message longer than expected lands
-  std::vector<MPI_Request> requests;
+  std::vector<MPI_Request> requests;  // sends (and collectives), completed together
+  std::vector<MPI_Request> receives;  // receives posted before their messages arrive
   std::vector<const std::byte*> blocks;
   std::unique_ptr<MethodScratch> scratch;
 
@@ -83,7 +84,7 @@ struct Workspace {
 
   std::size_t bytes() const noexcept {
     return partials.capacity() + send.capacity() + recv.capacity() + overflow.capacity() +
-           requests.capacity() * sizeof(MPI_Request);
+           (requests.capacity() + receives.capacity()) * sizeof(MPI_Request);
   }
 };
 

@@ -133,51 +133,76 @@ std::byte* PairwiseExchange::partials_buffer(Workspace& ws, std::size_t bytes) {
   return ws.send.data() + sizeof(MessageHeader);
 }
 
+namespace {
+// Where neighbour j's message lands: room for the whole message this call expects, and at
+// least for the longest head any peer may send (a receive for it is posted in advance).
+std::size_t receive_room(std::size_t expected, std::size_t head) { return std::max(expected, head); }
+}  // namespace
+
 void PairwiseExchange::begin(Workspace& ws) {
   // A rank whose arguments were bad sends every neighbour a header saying so.
   const std::size_t nn = routes_.neighbor_ranks.size();
   const std::size_t row = ws.kernels ? ws.info.k * ws.kernels->value_size : 0;
   const MessageHeader header = MessageHeader::of(ws.info, ws.kernels ? HeaderStatus::ok : HeaderStatus::own_failure);
-  std::size_t total = 0;
-  for (std::size_t j = 0; j < nn; ++j) total += routes_.message_bytes(j, row);
+  const std::size_t head = message_head_bytes();
+  std::size_t total = 0, room = 0;
+  for (std::size_t j = 0; j < nn; ++j) {
+    total += routes_.message_bytes(j, row);
+    room += receive_room(routes_.message_bytes(j, row), head);
+  }
   ws.tag = CallTags::of(ws.info.call);
   ws.check = HeaderCheck{};
   ws.send.resize(total);
-  ws.recv.resize(total);
+  ws.recv.resize(room);
   ws.blocks.assign(nn + 1, nullptr);  // nullptr: neighbour j's message not yet received
   ws.blocks[0] = ws.own;
   ws.requests.clear();
+
+  // The receives first, so that the messages land in place as they arrive.
+  ws.receives.assign(nn, MPI_REQUEST_NULL);
+  std::byte* in = ws.recv.data();
+  for (std::size_t j = 0; j < nn; ++j) {
+    post_receive(in, head, routes_.neighbor_ranks[j], ws.tag, comm_, ws.receives[j]);
+    in += receive_room(routes_.message_bytes(j, row), head);
+  }
 
   std::byte* out = ws.send.data();
   if (row > 0 && whole_route(routes_) && ws.own == out + sizeof(MessageHeader)) {
     // The partials were gathered in place (partials_buffer): only the header is missing.
     std::memcpy(out, &header, sizeof header);
-    post_send(out, total, routes_.neighbor_ranks[0], ws.tag, comm_, ws.requests);
+    post_call_message(out, total, routes_.neighbor_ranks[0], ws.tag, comm_, ws.requests);
     return;
   }
   for (std::size_t j = 0; j < nn; ++j) {
     std::byte* end = routes_.pack(j, header, ws.own, row, out);
-    post_send(out, static_cast<std::size_t>(end - out), routes_.neighbor_ranks[j], ws.tag, comm_, ws.requests);
+    post_call_message(out, static_cast<std::size_t>(end - out), routes_.neighbor_ranks[j], ws.tag, comm_,
+                      ws.requests);
     out = end;
   }
 }
 
 bool PairwiseExchange::advance(Workspace& ws) {
-  // Each neighbour's message is probed before it is received (exchange/protocol.hpp): a
-  // neighbour that disagrees about the call may send more than this rank expects.
+  // Each neighbour's head lands where its receive was posted; a tail, if any, is probed
+  // (exchange/protocol.hpp): a neighbour that disagrees about the call may send more than
+  // this rank expects.
   const std::size_t nn = routes_.neighbor_ranks.size();
   const std::size_t row = ws.kernels ? ws.info.k * ws.kernels->value_size : 0;
+  const std::size_t head_limit = message_head_bytes();
   bool all_received = true;
   std::byte* in = ws.recv.data();
   for (std::size_t j = 0; j < nn; ++j) {
     const std::size_t length = routes_.message_bytes(j, row);
+    const std::size_t room = receive_room(length, head_limit);
     if (!ws.blocks[1 + j]) {
-      const std::byte* got =
-          try_receive_checked(comm_, routes_.neighbor_ranks[j], ws.tag, in, length, ws.overflow, ws.info, ws.check);
-      if (got) ws.blocks[1 + j] = got + sizeof(MessageHeader);
-      else all_received = false;
+      if (const std::optional<std::size_t> head = test_receive(ws.receives[j], "gs message receive")) {
+        const std::byte* got = complete_received_head(comm_, routes_.neighbor_ranks[j], ws.tag, in, *head, room,
+                                                      length, ws.overflow, ws.info, ws.check);
+        ws.blocks[1 + j] = got + sizeof(MessageHeader);
+      } else {
+        all_received = false;
+      }
     }
-    in += length;
+    in += room;
   }
   if (!all_received || !test_all(ws.requests, "gs message send")) return false;
   return combine_blocks(ws);

@@ -18,7 +18,7 @@ Exchange* busy_methods = nullptr;  // head of the list of methods with calls in 
 /// What MPI may still touch of a call given up on.
 struct Remains {
   std::vector<std::byte> send, recv, overflow, partials;
-  std::vector<MPI_Request> requests;
+  std::vector<MPI_Request> requests, receives;
   std::unique_ptr<MethodScratch> scratch;
 };
 }  // namespace
@@ -45,6 +45,7 @@ void Exchange::start(Workspace& ws) {
   ws.error = nullptr;
   ws.next_in_flight = nullptr;
   ws.combine = nullptr;
+  const bool others_in_flight = busy_methods != nullptr;
   try {
     begin(ws);
   } catch (...) {
@@ -61,7 +62,9 @@ void Exchange::start(Workspace& ws) {
     busy_methods = this;
   }
   last_in_flight_ = &ws;
-  progress_all();
+  // Starting a call advances the others in flight; alone, this one has just been begun and
+  // its wait will advance it.
+  if (others_in_flight) progress_all();
 }
 
 void Exchange::advance_calls() noexcept {
@@ -113,12 +116,16 @@ constexpr unsigned spins_per_clock_read = 64;
 }  // namespace
 
 void Exchange::wait_watched(Workspace& ws, WaitWatch& watch) {
-  const double begin = MPI_Wtime();
-  double next_look = begin + first_look_seconds;
+  // The clock is first read after spins_per_clock_read spins: most waits end before that.
+  double begin = 0, next_look = 0;
   for (unsigned spins = 1; !ws.done; ++spins) {
     progress_all();
     if (ws.done || spins % spins_per_clock_read != 0) continue;
     const double now = MPI_Wtime();
+    if (spins == spins_per_clock_read) {
+      begin = now;
+      next_look = begin + first_look_seconds;
+    }
     if (now < next_look) continue;
     next_look = now + look_interval_seconds;
     try {
@@ -133,6 +140,11 @@ void Exchange::wait_watched(Workspace& ws, WaitWatch& watch) {
 void Exchange::release_requests(Workspace& ws) noexcept {
   for (MPI_Request& request : ws.requests)
     if (request != MPI_REQUEST_NULL) MPI_Request_free(&request);
+  for (MPI_Request& request : ws.receives)
+    if (request != MPI_REQUEST_NULL) {
+      MPI_Cancel(&request);  // no message may come; the buffer is kept in case one does
+      MPI_Request_free(&request);
+    }
 }
 
 void Exchange::abandon(const std::string& why) noexcept {
@@ -144,11 +156,13 @@ void Exchange::abandon(const std::string& why) noexcept {
     // requests outlive the handle in the keeper. The handle makes no more calls.
     try {
       keep_until_exit(Remains{std::move(ws->send), std::move(ws->recv), std::move(ws->overflow),
-                              std::move(ws->partials), std::move(ws->requests), std::move(ws->scratch)});
+                              std::move(ws->partials), std::move(ws->requests), std::move(ws->receives),
+                              std::move(ws->scratch)});
     } catch (...) {
       // Out of memory for the keeper's note: the buffers go with the handle after all.
     }
     ws->requests.clear();
+    ws->receives.clear();
     try {
       ws->error = std::make_exception_ptr(
           Error(ErrorCode::state, ws->info.where() + "given up on, with an earlier call of this handle that "

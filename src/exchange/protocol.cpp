@@ -103,28 +103,78 @@ void HeaderCheck::throw_if_failed() const {
                                          mine_.describe() + ") expects " + std::to_string(size_expected_));
 }
 
-const std::byte* try_receive_checked(MPI_Comm comm, int peer, int tag, std::byte* into, std::size_t expected,
-                                     std::vector<std::byte>& overflow, const CallInfo& info, HeaderCheck& check) {
-  std::optional<ProbedMessage> probed = try_probe(comm, peer, tag);
-  if (!probed) return nullptr;
-  ProbedMessage& message = *probed;
-  if (message.bytes > expected) {
-    overflow.resize(message.bytes);
+std::size_t message_head_bytes() noexcept {
+  const std::size_t limit = chunk_limit();
+  return limit != 0 && limit < usual_message_head_bytes ? limit : usual_message_head_bytes;
+}
+
+void post_call_message(const std::byte* data, std::size_t bytes, int dest, int tag, MPI_Comm comm,
+                       std::vector<MPI_Request>& requests) {
+  const std::size_t head = message_head_bytes();
+  if (bytes < head) {
+    post_short_send(data, bytes, dest, tag, comm, requests);
+    return;
+  }
+  post_short_send(data, head, dest, tag, comm, requests);
+  post_send(data + head, bytes - head, dest, CallTags::tail(tag), comm, requests);
+}
+
+namespace {
+
+/// Checks the header (and problem record) and size of a whole message of `bytes` at `at`.
+const std::byte* check_message(const std::byte* at, std::size_t bytes, std::size_t expected, const CallInfo& info,
+                               int peer, HeaderCheck& check) {
+  if (bytes >= sizeof(MessageHeader)) {
+    MessageHeader header;
+    std::memcpy(&header, at, sizeof header);
+    ProblemRecord record;
+    const bool has_record = header.status != HeaderStatus::ok && bytes >= sizeof(MessageHeader) + sizeof(ProblemRecord);
+    if (has_record) std::memcpy(&record, at + sizeof header, sizeof record);
+    check.check(header, has_record ? &record : nullptr, info, peer);
+    if (header.status != HeaderStatus::ok) return at;  // a problem message carries no values
+  }
+  check.check_size(bytes, expected, info, peer);
+  return at;
+}
+
+}  // namespace
+
+const std::byte* try_receive_checked(MPI_Comm comm, int peer, int tag, std::byte* into, std::size_t capacity,
+                                     std::size_t expected, std::vector<std::byte>& overflow, const CallInfo& info,
+                                     HeaderCheck& check) {
+  std::optional<ProbedMessage> head = try_probe(comm, peer, tag, /*chunked=*/false);
+  if (!head) return nullptr;
+  std::optional<ProbedMessage> tail;
+  std::size_t bytes = head->bytes;
+  const std::size_t head_limit = message_head_bytes();
+  if (head->bytes == head_limit) {
+    tail = probe(comm, peer, CallTags::tail(tag));
+    bytes += tail->bytes;
+  }
+  if (bytes > capacity) {
+    overflow.resize(bytes);
     into = overflow.data();
   }
-  receive(message, into);
-  if (message.bytes >= sizeof(MessageHeader)) {
-    MessageHeader header;
-    std::memcpy(&header, into, sizeof header);
-    ProblemRecord record;
-    const bool has_record =
-        header.status != HeaderStatus::ok && message.bytes >= sizeof(MessageHeader) + sizeof(ProblemRecord);
-    if (has_record) std::memcpy(&record, into + sizeof header, sizeof record);
-    check.check(header, has_record ? &record : nullptr, info, peer);
-    if (header.status != HeaderStatus::ok) return into;  // a problem message carries no values
+  receive(*head, into);
+  if (tail) receive(*tail, into + head_limit);
+  return check_message(into, bytes, expected, info, peer, check);
+}
+
+const std::byte* complete_received_head(MPI_Comm comm, int peer, int tag, std::byte* into, std::size_t head,
+                                        std::size_t capacity, std::size_t expected,
+                                        std::vector<std::byte>& overflow, const CallInfo& info, HeaderCheck& check) {
+  std::size_t bytes = head;
+  if (head == message_head_bytes()) {
+    ProbedMessage tail = probe(comm, peer, CallTags::tail(tag));
+    bytes += tail.bytes;
+    if (bytes > capacity) {
+      overflow.resize(bytes);
+      std::memcpy(overflow.data(), into, head);
+      into = overflow.data();
+    }
+    receive(tail, into + head);
   }
-  check.check_size(message.bytes, expected, info, peer);
-  return into;
+  return check_message(into, bytes, expected, info, peer, check);
 }
 
 }  // namespace gsr::detail

@@ -2,8 +2,12 @@
 // checks it. Each message starts with a MessageHeader: the sender's call signature, so
 // ranks that disagree about a call get a mismatch error instead of garbage, and a status,
 // so a rank whose call failed still sends (a header alone) and nobody waits forever.
-// Receives are probed first (mpi/messages.hpp): a peer that disagrees about the call may
-// send more than this rank expects, and such a message is taken whole, never truncated.
+// A message never reaches a receive too short for it (mpi/messages.hpp), yet a peer that
+// disagrees about the call may send more than this rank expects. So a call's message goes
+// out as a head of at most message_head_bytes on the call's tag and, when longer, the rest
+// (its tail, possibly empty) on the call's tail tag: a receive of message_head_bytes can be
+// posted before the message arrives (pairwise does, saving the probe and the copy out of
+// MPI's queue of unexpected messages), and a tail is probed and taken whole.
 #pragma once
 
 #include <gsr/error.hpp>
@@ -99,13 +103,34 @@ private:
   std::size_t size_got_ = 0, size_expected_ = 0;
 };
 
-/// If the next message from `peer` with `tag` has arrived, receives it and checks its
-/// header (and problem record) and size into `check`, and returns where it landed: at
-/// `into` when it is no longer than `expected` bytes, else (a peer that disagrees about the
-/// call, or a problem message) in `overflow`.
+/// The longest head of a call's message: every message on a call's tag is at most this
+/// long, and one MPI message. Longer messages (about 1,000 values of 8 bytes and more) cost
+/// a second MPI message, which their transfer time dwarfs. 8192 bytes, or less where tests
+/// inject a chunk limit (mpi/messages.hpp), so that tails run, and are cut, in every test.
+std::size_t message_head_bytes() noexcept;
+inline constexpr std::size_t usual_message_head_bytes = 8192;
+
+/// Posts a call's message of `bytes` bytes to `dest`: its head on `tag`, and its tail, if it
+/// is message_head_bytes or longer, on CallTags::tail(tag). Appends the requests.
+void post_call_message(const std::byte* data, std::size_t bytes, int dest, int tag, MPI_Comm comm,
+                       std::vector<MPI_Request>& requests);
+
+/// If the next message from `peer` with `tag` has arrived, receives it (head and tail) and
+/// checks it (check_message), and returns where it landed: at `into` when it is no longer
+/// than `capacity` bytes (at least `expected`), else (a peer that disagrees about the call,
+/// or a problem message) in `overflow`.
 /// Returns nullptr, having received nothing, while the message has not arrived.
-const std::byte* try_receive_checked(MPI_Comm comm, int peer, int tag, std::byte* into, std::size_t expected,
-                                     std::vector<std::byte>& overflow, const CallInfo& info, HeaderCheck& check);
+const std::byte* try_receive_checked(MPI_Comm comm, int peer, int tag, std::byte* into, std::size_t capacity,
+                                     std::size_t expected, std::vector<std::byte>& overflow, const CallInfo& info,
+                                     HeaderCheck& check);
+
+/// A head of `head` bytes from `peer` has landed at `into` (a receive of `capacity` >=
+/// message_head_bytes bytes posted for it): receives the tail when there is one (it was sent
+/// with the head, so this wait is short), moving the message to `overflow` when it is longer
+/// than `capacity`; then checks it and returns where it is, as try_receive_checked.
+const std::byte* complete_received_head(MPI_Comm comm, int peer, int tag, std::byte* into, std::size_t head,
+                                        std::size_t capacity, std::size_t expected,
+                                        std::vector<std::byte>& overflow, const CallInfo& info, HeaderCheck& check);
 
 /// The tag of a handle's call, from its call number. Each call gets its own, so the
 /// messages of requests in flight together never match each other's receives (receives are
@@ -116,9 +141,11 @@ const std::byte* try_receive_checked(MPI_Comm comm, int peer, int tag, std::byte
 class CallTags {
 public:
   /// More requests of one handle than this in flight at once would reuse a tag.
-  static constexpr std::uint64_t span = 16384;
+  static constexpr std::uint64_t span = 8192;
 
   static int of(std::uint64_t call) noexcept { return base + static_cast<int>(call % span); }
+  /// The tag of the tails of the messages of the call whose tag is `tag` (base + 2 span <= 32767).
+  static int tail(int tag) noexcept { return tag + static_cast<int>(span); }
 
 private:
   static constexpr int base = 64;

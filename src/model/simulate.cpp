@@ -2,6 +2,7 @@
 // plan (src/exchange/*.cpp), over row classes instead of rows.
 #include "model/simulate.hpp"
 
+#include "exchange/protocol.hpp"
 #include "transfer/schedule.hpp"
 
 #include <algorithm>
@@ -178,7 +179,11 @@ void add_memory(Method method, const VirtualRank& vr, std::uint64_t allreduce_sl
   }
   std::uint64_t sources = 0;
   for (const MessageStats& m : plan.messages) {
-    plan.buffer_bytes += header_bytes + value_bytes * m.values;
+    const std::uint64_t bytes = header_bytes + value_bytes * m.values;
+    // pairwise posts each receive before its message arrives, with room for the longest
+    // head any peer may send (exchange/protocol.hpp)
+    const bool posted = method == Method::pairwise && !m.sent;
+    plan.buffer_bytes += posted ? std::max<std::uint64_t>(bytes, gsr::detail::usual_message_head_bytes) : bytes;
     if (!m.sent) ++sources;
   }
   if (method == Method::crystal_router) {

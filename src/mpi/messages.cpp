@@ -101,6 +101,12 @@ void post_send(const void* data, std::size_t bytes, int dest, int tag, MPI_Comm 
   }
 }
 
+void post_short_send(const void* data, std::size_t bytes, int dest, int tag, MPI_Comm comm,
+                     std::vector<MPI_Request>& requests) {
+  requests.push_back(MPI_REQUEST_NULL);
+  send_one(static_cast<const std::byte*>(data), bytes, dest, tag, comm, SendMode::standard, &requests.back());
+}
+
 void post_allreduce_in_place(void* data, std::size_t count, MPI_Datatype type, std::size_t value_bytes, MPI_Op op,
                              MPI_Comm comm, std::vector<MPI_Request>& requests) {
   auto* at = static_cast<std::byte*>(data);
@@ -137,7 +143,7 @@ ProbedMessage probe(MPI_Comm comm, int source, int tag) {
   return message;
 }
 
-std::optional<ProbedMessage> try_probe(MPI_Comm comm, int source, int tag) {
+std::optional<ProbedMessage> try_probe(MPI_Comm comm, int source, int tag, bool chunked) {
   ProbedMessage message;
   MPI_Status status;
   int found = 0;
@@ -145,7 +151,7 @@ std::optional<ProbedMessage> try_probe(MPI_Comm comm, int source, int tag) {
   if (!found) return std::nullopt;
   message.bytes = bytes_of(status);
   message.source = status.MPI_SOURCE;
-  if (const std::size_t limit = chunk_limit(); limit != 0) match_rest(comm, tag, limit, message);
+  if (const std::size_t limit = chunk_limit(); chunked && limit != 0) match_rest(comm, tag, limit, message);
   return message;
 }
 
@@ -164,6 +170,19 @@ void receive(ProbedMessage& message, void* into) {
     receive_one(&message.more[i], at + received, chunk);
     received += chunk;
   }
+}
+
+void post_receive(void* into, std::size_t bytes, int source, int tag, MPI_Comm comm, MPI_Request& request) {
+  GSR_MPI_CHECK(MPI_Irecv(into, static_cast<int>(bytes), MPI_BYTE, source, tag, comm, &request));
+}
+
+std::optional<std::size_t> test_receive(MPI_Request& request, const char* what) {
+  int done = 0;
+  MPI_Status status;
+  const int rc = MPI_Test(&request, &done, &status);
+  if (rc != MPI_SUCCESS) throw_mpi_error(rc, what, __FILE__, __LINE__);
+  if (!done) return std::nullopt;
+  return bytes_of(status);
 }
 
 void complete_all(std::vector<MPI_Request>& requests, const char* what) {

@@ -45,6 +45,12 @@ enum class SendMode { standard, synchronous };
 void post_send(const void* data, std::size_t bytes, int dest, int tag, MPI_Comm comm,
                std::vector<MPI_Request>& requests, SendMode mode = SendMode::standard);
 
+/// Posts one MPI message of `bytes` (< INT_MAX) bytes, never cut into chunks: for messages
+/// whose receiver posts a receive of a known size for them, or probes them with
+/// `chunked = false`.
+void post_short_send(const void* data, std::size_t bytes, int dest, int tag, MPI_Comm comm,
+                     std::vector<MPI_Request>& requests);
+
 /// Posts an in-place nonblocking allreduce of `count` values of the predefined `type`
 /// (`value_bytes` each) with `op`, split into several collectives if one MPI call cannot
 /// count them, and appends its requests to `requests`. Collective: every rank passes the
@@ -66,8 +72,9 @@ struct ProbedMessage {
 ProbedMessage probe(MPI_Comm comm, int source, int tag);
 
 /// The next message from `source` (or MPI_ANY_SOURCE) with `tag` if it has begun to arrive
-/// (MPI_Improbe), matched; the rest of a chunked message is waited for.
-std::optional<ProbedMessage> try_probe(MPI_Comm comm, int source, int tag);
+/// (MPI_Improbe), matched; the rest of a chunked message is waited for (`chunked`; false
+/// for a message sent with post_short_send).
+std::optional<ProbedMessage> try_probe(MPI_Comm comm, int source, int tag, bool chunked = true);
 
 /// Receives a probed message into `into` (at least message.bytes long).
 void receive(ProbedMessage& message, void* into);
@@ -81,6 +88,14 @@ std::vector<T> receive_whole(MPI_Comm comm, int source, int tag) {
   receive(message, values.data());
   return values;
 }
+
+/// Posts a receive of at most `bytes` (< INT_MAX) bytes from `source` with `tag` into
+/// `into`. Every message that can match it must be at most that long (see the top).
+void post_receive(void* into, std::size_t bytes, int source, int tag, MPI_Comm comm, MPI_Request& request);
+
+/// Whether the receive `request` has completed (MPI_Test), and then its length in bytes;
+/// throws Error(mpi) naming `what` if MPI reports a failure.
+std::optional<std::size_t> test_receive(MPI_Request& request, const char* what);
 
 /// Completes every request (sends, whose completion cannot truncate); throws Error(mpi)
 /// naming `what` if MPI reports a failure.
