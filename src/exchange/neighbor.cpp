@@ -42,7 +42,8 @@ struct NeighborExchange::Scratch final : MethodScratch {
 };
 
 NeighborExchange::NeighborExchange(const ExchangeInputs& in)
-    : RoutedExchange(in), graph_(neighbor_graph(in.comm, routes_.neighbor_ranks)), blocks_(graph_.get()) {}
+    : RoutedExchange(in), silent_(in.plan.global_shared_ids == 0),
+      graph_(neighbor_graph(in.comm, routes_.neighbor_ranks)), blocks_(graph_.get()) {}
 
 std::vector<int> NeighborExchange::awaited(const Workspace& ws) const {
   return ws.done ? std::vector<int>{} : routes_.neighbor_ranks;
@@ -86,6 +87,11 @@ void NeighborExchange::begin(Workspace& ws) {
   for (std::size_t j = 0; j < nn; ++j) {
     out = routes_.pack(j, header, ws.own, row, out);
     sc.told[j] = Announcement{header, sc.send_bytes[j]};
+  }
+  if (silent_) {  // no neighbours on any rank: nothing to announce or move
+    ws.recv.clear();
+    sc.blocks_posted = true;
+    return;
   }
   post_neighbor_alltoall_fixed(sc.told.data(), sc.heard.data(), sizeof(Announcement), graph_.get(), ws.requests);
 }

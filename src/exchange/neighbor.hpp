@@ -21,6 +21,8 @@ public:
   explicit NeighborExchange(const ExchangeInputs& inputs);
 
   Method method() const noexcept override { return Method::neighbor; }
+  /// None when no rank shares an id: the calls make no collectives then.
+  std::vector<StageStats> stages() const override { return silent_ ? std::vector<StageStats>{} : routes_.stages(); }
   std::vector<int> awaited(const Workspace& ws) const override;
 
 private:
@@ -33,6 +35,9 @@ private:
   void post_blocks(Workspace& ws, Scratch& sc);
   void release_requests(Workspace&) noexcept override {}  // a collective's request cannot be freed
 
+  /// No rank holds an id another rank holds (P = 1, say): every rank knows it from setup,
+  /// so the calls skip both collectives, as pairwise sends nothing.
+  bool silent_ = false;
   OwnedComm graph_;   // the announcements' collectives
   OwnedComm blocks_;  // the blocks' collectives: a duplicate of graph_, so each kind of
                       // collective keeps its own order (see neighbor.cpp)

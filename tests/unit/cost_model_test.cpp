@@ -53,7 +53,10 @@ TEST(CostModel, PredictsByHand) {
   EXPECT_DOUBLE_EQ(m.predict(gsr::Method::allreduce, stages, 8, 3, 1000), expected + 2e-6);
   EXPECT_DOUBLE_EQ(m.predict(gsr::Method::allreduce, stages, 8, 1, 1000),
                    m.predict(gsr::Method::pairwise, stages, 8, 1, 1000) + 1e-6);
-  EXPECT_DOUBLE_EQ(m.predict(gsr::Method::neighbor, {}, 8, 1, 0), 2e-6);  // no neighbours, still two collectives
+  // A rank without neighbours (one stage of no messages) still takes part in two
+  // collectives; with no id shared anywhere (no stages) there are none.
+  EXPECT_DOUBLE_EQ(m.predict(gsr::Method::neighbor, {gsr::StageStats{0, 0}}, 8, 1, 0), 2e-6);
+  EXPECT_DOUBLE_EQ(m.predict(gsr::Method::neighbor, {}, 8, 1, 0), 0.0);
   EXPECT_DOUBLE_EQ(m.predict(gsr::Method::pairwise, {}, 8, 1, 0), 0.0);
 }
 
