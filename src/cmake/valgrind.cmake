@@ -1,5 +1,6 @@
-# cmake/valgrind.cmake — memcheck tests (label "valgrind"): one unit test program and one
-# MPI program at P = 2 run under valgrind, failing on any memory error or any block
+# cmake/valgrind.cmake — memcheck tests (label "valgrind"): a unit test program, an MPI
+# program at P = 2 and the prefetch test (its look-ahead must stop at the end of the plan's
+# array, which only a memory checker sees) run under valgrind, failing on any memory error or any block
 # definitely (or indirectly) lost. MPICH's own noise is suppressed by tests/sanitize/valgrind.supp.
 # On by default where valgrind is installed; off in sanitized builds (valgrind cannot run
 # AddressSanitizer's programs). ctest -LE valgrind skips them.
@@ -31,4 +32,6 @@ function(gsr_add_valgrind_tests)
   gsr_add_valgrind_test(valgrind_unit_names RANKS 1 COMMAND $<TARGET_FILE:unit_names>)
   gsr_add_valgrind_test(valgrind_capi_setup_free_np2 RANKS 2
                         COMMAND $<TARGET_FILE:capi_setup_free_cycles> 20)
+  gsr_add_valgrind_test(valgrind_methods_prefetch RANKS 1
+                        COMMAND $<TARGET_FILE:methods_prefetch> --gtest_filter=*pairwise*)
 endfunction()

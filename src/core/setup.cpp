@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <cerrno>
 #include <cstdlib>
+#include <optional>
 #include <string>
 
 namespace gsr {
@@ -134,7 +135,7 @@ void agree_on_setup_arguments(MPI_Comm comm, const MethodRequest& request, bool 
 /// Collective over `user_comm`: every rank's arguments are checked and agreed on before
 /// anything else collective happens, so a bad argument on one rank fails every rank.
 MethodRequest check_setup_arguments(std::span<const std::int64_t> ids, MPI_Comm user_comm,
-                                    const SetupOptions& options, double& timeout, std::size_t& prefetch_bytes,
+                                    const SetupOptions& options, double& timeout, std::optional<std::size_t>& prefetch_bytes,
                                     CostModel& model) {
   require_communicator(user_comm, "setup");
   MethodRequest request;
@@ -304,10 +305,11 @@ Handle::Handle(std::span<const std::int64_t> ids, MPI_Comm user_comm, SetupOptio
   using namespace detail;
   const double begin = MPI_Wtime();
   double timeout = 0;
-  std::size_t prefetch_bytes = 0;
+  std::optional<std::size_t> prefetch_bytes;
   CostModel model;
   const MethodRequest request = check_setup_arguments(ids, user_comm, options, timeout, prefetch_bytes, model);
   OwnedComm comm(user_comm);
+  const int node_ranks = comm.ranks_on_node();  // every rank, whatever its GSR_PREFETCH_FROM_BYTES
   LocalSetup local = discover_and_plan(ids, options.unique, comm);
   ChosenExchange chosen = build_method(request, ExchangeInputs{local.plan, local.holders, comm.get()}, model);
   local.holders = Holders{};  // only the exchange constructors read them
@@ -320,7 +322,7 @@ Handle::Handle(std::span<const std::int64_t> ids, MPI_Comm user_comm, SetupOptio
   state_ = std::make_shared<HandleState>(std::move(comm), std::move(local.plan), std::move(chosen.exchanges),
                                          std::move(chosen.ranges), std::move(stats),
                                          std::move(ledger));
-  state_->prefetch_from_bytes = prefetch_bytes;
+  state_->prefetch_from_bytes = prefetch_bytes ? *prefetch_bytes : default_prefetch_from_bytes(node_ranks);
   state_->stats.setup_seconds = MPI_Wtime() - begin;
 
   if (options.verbose && state_->comm.rank() == 0) {

@@ -160,24 +160,29 @@ void PairwiseExchange::begin(Workspace& ws) {
 
   // The receives first, so that the messages land in place as they arrive.
   ws.receives.assign(nn, MPI_REQUEST_NULL);
-  std::byte* in = ws.recv.data();
-  for (std::size_t j = 0; j < nn; ++j) {
-    post_receive(in, head, routes_.neighbor_ranks[j], ws.tag, comm_, ws.receives[j]);
-    in += receive_room(routes_.message_bytes(j, row), head);
-  }
+  try {
+    std::byte* in = ws.recv.data();
+    for (std::size_t j = 0; j < nn; ++j) {
+      post_receive(in, head, routes_.neighbor_ranks[j], ws.tag, comm_, ws.receives[j]);
+      in += receive_room(routes_.message_bytes(j, row), head);
+    }
 
-  std::byte* out = ws.send.data();
-  if (row > 0 && whole_route(routes_) && ws.own == out + sizeof(MessageHeader)) {
-    // The partials were gathered in place (partials_buffer): only the header is missing.
-    std::memcpy(out, &header, sizeof header);
-    post_call_message(out, total, routes_.neighbor_ranks[0], ws.tag, comm_, ws.requests);
-    return;
-  }
-  for (std::size_t j = 0; j < nn; ++j) {
-    std::byte* end = routes_.pack(j, header, ws.own, row, out);
-    post_call_message(out, static_cast<std::size_t>(end - out), routes_.neighbor_ranks[j], ws.tag, comm_,
-                      ws.requests);
-    out = end;
+    std::byte* out = ws.send.data();
+    if (row > 0 && whole_route(routes_) && ws.own == out + sizeof(MessageHeader)) {
+      // The partials were gathered in place (partials_buffer): only the header is missing.
+      std::memcpy(out, &header, sizeof header);
+      post_call_message(out, total, routes_.neighbor_ranks[0], ws.tag, comm_, ws.requests);
+      return;
+    }
+    for (std::size_t j = 0; j < nn; ++j) {
+      std::byte* end = routes_.pack(j, header, ws.own, row, out);
+      post_call_message(out, static_cast<std::size_t>(end - out), routes_.neighbor_ranks[j], ws.tag, comm_,
+                        ws.requests);
+      out = end;
+    }
+  } catch (...) {
+    drain_head_receives(comm_, routes_.neighbor_ranks, ws.tag, ws.receives, ws.overflow);
+    throw;
   }
 }
 
@@ -190,19 +195,27 @@ bool PairwiseExchange::advance(Workspace& ws) {
   const std::size_t head_limit = message_head_bytes();
   bool all_received = true;
   std::byte* in = ws.recv.data();
-  for (std::size_t j = 0; j < nn; ++j) {
-    const std::size_t length = routes_.message_bytes(j, row);
-    const std::size_t room = receive_room(length, head_limit);
-    if (!ws.blocks[1 + j]) {
-      if (const std::optional<std::size_t> head = test_receive(ws.receives[j], "gs message receive")) {
-        const std::byte* got = complete_received_head(comm_, routes_.neighbor_ranks[j], ws.tag, in, *head, room,
-                                                      length, ws.overflow, ws.info, ws.check);
-        ws.blocks[1 + j] = got + sizeof(MessageHeader);
-      } else {
-        all_received = false;
+  try {
+    for (std::size_t j = 0; j < nn; ++j) {
+      const std::size_t length = routes_.message_bytes(j, row);
+      const std::size_t room = receive_room(length, head_limit);
+      if (!ws.blocks[1 + j]) {
+        if (const std::optional<std::size_t> head = test_receive(ws.receives[j], "gs message receive")) {
+          const std::byte* got = complete_received_head(comm_, routes_.neighbor_ranks[j], ws.tag, in, *head, room,
+                                                        length, ws.overflow, ws.info, ws.check);
+          ws.blocks[1 + j] = got + sizeof(MessageHeader);
+        } else {
+          all_received = false;
+        }
       }
+      in += room;
     }
-    in += room;
+  } catch (...) {
+    // The call ends here (its error goes to the caller): the other receives must not stay
+    // posted into buffers a later call reuses.
+    std::vector<std::byte> scratch;
+    drain_head_receives(comm_, routes_.neighbor_ranks, ws.tag, ws.receives, scratch);
+    throw;
   }
   if (!all_received || !test_all(ws.requests, "gs message send")) return false;
   return combine_blocks(ws);

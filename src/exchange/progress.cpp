@@ -118,11 +118,13 @@ constexpr unsigned spins_per_clock_read = 64;
 void Exchange::wait_watched(Workspace& ws, WaitWatch& watch) {
   // The clock is first read after spins_per_clock_read spins: most waits end before that.
   double begin = 0, next_look = 0;
+  bool clock_started = false;
   for (unsigned spins = 1; !ws.done; ++spins) {
     progress_all();
     if (ws.done || spins % spins_per_clock_read != 0) continue;
     const double now = MPI_Wtime();
-    if (spins == spins_per_clock_read) {
+    if (!clock_started) {
+      clock_started = true;
       begin = now;
       next_look = begin + first_look_seconds;
     }

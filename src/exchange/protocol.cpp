@@ -3,6 +3,7 @@
 
 #include "mpi/messages.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <utility>
 
@@ -115,6 +116,7 @@ void post_call_message(const std::byte* data, std::size_t bytes, int dest, int t
     post_short_send(data, bytes, dest, tag, comm, requests);
     return;
   }
+  requests.reserve(requests.size() + 2);  // a head is never posted without its tail
   post_short_send(data, head, dest, tag, comm, requests);
   post_send(data + head, bytes - head, dest, CallTags::tail(tag), comm, requests);
 }
@@ -175,6 +177,31 @@ const std::byte* complete_received_head(MPI_Comm comm, int peer, int tag, std::b
     receive(tail, into + head);
   }
   return check_message(into, bytes, expected, info, peer, check);
+}
+
+void drain_head_receives(MPI_Comm comm, const std::vector<int>& peers, int tag, std::vector<MPI_Request>& receives,
+                         std::vector<std::byte>& scratch) noexcept {
+  for (std::size_t j = 0; j < receives.size(); ++j) {
+    if (receives[j] == MPI_REQUEST_NULL) continue;
+    MPI_Cancel(&receives[j]);
+    MPI_Status status;
+    if (MPI_Wait(&receives[j], &status) != MPI_SUCCESS) continue;
+    int cancelled = 0;
+    MPI_Test_cancelled(&status, &cancelled);
+    if (cancelled) continue;
+    // The head arrived: its tail, if it has one, was sent with it.
+    int count = 0;
+    MPI_Get_count(&status, MPI_BYTE, &count);
+    if (static_cast<std::size_t>(count) != message_head_bytes() || j >= peers.size()) continue;
+    try {
+      ProbedMessage tail = probe(comm, peers[j], CallTags::tail(tag));
+      scratch.resize(std::max<std::size_t>(tail.bytes, 1));
+      receive(tail, scratch.data());
+    } catch (...) {
+      // MPI failed, or no memory for the tail: the handle is broken either way, and the
+      // error that stopped the call says so.
+    }
+  }
 }
 
 }  // namespace gsr::detail

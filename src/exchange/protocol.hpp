@@ -106,7 +106,8 @@ private:
 /// The longest head of a call's message: every message on a call's tag is at most this
 /// long, and one MPI message. Longer messages (about 1,000 values of 8 bytes and more) cost
 /// a second MPI message, which their transfer time dwarfs. 8192 bytes, or less where tests
-/// inject a chunk limit (mpi/messages.hpp), so that tails run, and are cut, in every test.
+/// inject a chunk limit (mpi/messages.hpp), so that tails run, and are cut into chunks, in
+/// the chunked-message tests with small messages too.
 std::size_t message_head_bytes() noexcept;
 inline constexpr std::size_t usual_message_head_bytes = 8192;
 
@@ -124,6 +125,13 @@ const std::byte* try_receive_checked(MPI_Comm comm, int peer, int tag, std::byte
                                      std::size_t expected, std::vector<std::byte>& overflow, const CallInfo& info,
                                      HeaderCheck& check);
 
+/// Ends the receives `receives` posted for heads (pairwise) when a call stops before taking
+/// them: cancels each, and takes whatever already matched whole, its tail included, into
+/// `scratch`, so that no late message lands in a buffer reused by a later call and no
+/// tail is left for a later call of the same tag. Never throws.
+void drain_head_receives(MPI_Comm comm, const std::vector<int>& peers, int tag, std::vector<MPI_Request>& receives,
+                         std::vector<std::byte>& scratch) noexcept;
+
 /// A head of `head` bytes from `peer` has landed at `into` (a receive of `capacity` >=
 /// message_head_bytes bytes posted for it): receives the tail when there is one (it was sent
 /// with the head, so this wait is short), moving the message to `overflow` when it is longer
@@ -133,8 +141,8 @@ const std::byte* complete_received_head(MPI_Comm comm, int peer, int tag, std::b
                                         std::vector<std::byte>& overflow, const CallInfo& info, HeaderCheck& check);
 
 /// The tag of a handle's call, from its call number. Each call gets its own, so the
-/// messages of requests in flight together never match each other's receives (receives are
-/// probed when a request is waited for, in whatever order the caller waits), even when
+/// messages of requests in flight together never match each other's receives (whether
+/// posted at start or probed when the rank advances, in whatever order the caller waits), even when
 /// calls of different sizes go to different methods of one handle (auto's table). Every
 /// rank numbers the calls alike. MPI guarantees tags up to 32767; tags below the base are
 /// left to setup messages.

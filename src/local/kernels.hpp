@@ -8,6 +8,7 @@
 #include <gsr/types.hpp>
 
 #include <cstddef>
+#include <optional>
 #include <span>
 
 namespace gsr::detail {
@@ -70,12 +71,16 @@ struct Kernels {
 };
 
 /// The fixed-size kernel asks for lines ahead only when a call's data (n x k values) is at
-/// least this many bytes: GSR_PREFETCH_FROM_BYTES if set (docs/performance.md), else half
-/// the last-level cache the system reports (16 MiB if it reports none). Smaller data stays
-/// in cache between calls and the hints only cost instructions; larger data comes from
-/// memory, where the hints make the kernel 2-3x faster (kernels.cpp). Read at setup; throws
-/// Error(invalid_argument) naming a bad GSR_PREFETCH_FROM_BYTES.
-std::size_t prefetch_from_bytes_from_environment();
+/// least this many bytes: GSR_PREFETCH_FROM_BYTES if set (docs/performance.md), else
+/// default_prefetch_from_bytes. Smaller data stays in cache between calls and the hints
+/// only cost instructions; larger data comes from memory, where the hints make the kernel
+/// 2-3x faster (kernels.cpp). Read at setup; std::nullopt when the variable is unset;
+/// throws Error(invalid_argument) naming a bad value.
+std::optional<std::size_t> prefetch_from_bytes_from_environment();
+/// Half the last-level cache the system reports (Linux's sysfs; 32 MiB if it reports none),
+/// divided among the ranks that share it: `ranks_on_node` spread evenly over the node's
+/// CPUs, each last-level cache serving its own CPUs.
+std::size_t default_prefetch_from_bytes(int ranks_on_node);
 
 /// The kernels for (dom, op); nullptr when op does not apply to dom (bpr on floating data).
 const Kernels* find_kernels(Domain dom, Op op) noexcept;

@@ -39,4 +39,11 @@ void OwnedComm::release() noexcept {
 int OwnedComm::rank() const { return comm_rank(comm_); }
 int OwnedComm::size() const { return comm_size(comm_); }
 
+int OwnedComm::ranks_on_node() const {
+  MPI_Comm node = MPI_COMM_NULL;
+  GSR_MPI_CHECK(MPI_Comm_split_type(comm_, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node));
+  const OwnedComm owned = adopt(node);  // freed on return, or if the size throws
+  return owned.size();
+}
+
 }  // namespace gsr::detail

@@ -25,6 +25,8 @@ public:
   MPI_Comm get() const noexcept { return comm_; }
   int rank() const;
   int size() const;
+  /// Collective: how many of its ranks share this rank's node (MPI_COMM_TYPE_SHARED).
+  int ranks_on_node() const;
 
 private:
   void release() noexcept;

@@ -121,43 +121,47 @@ TEST_P(BadCollective, OneRankUsesAnotherVectorLength) {
 // its messages far longer, or far shorter, than the others expect must still be caught by
 // every rank (all share ids 1 and 2), without a truncated receive or a hang.
 TEST_P(BadCollective, OneRankSendsFarLongerMessages) {
-  constexpr std::size_t big = 1500;  // 2 rows x 1500 x 8 bytes: 24 KB, beyond a head
-  for (const bool odd_is_big : {true, false}) {
-    {
-      gsr::Handle h(my_ids(), MPI_COMM_WORLD, options());
-      const std::size_t k = odd_rank() == odd_is_big ? big : 1;
-      std::vector<std::int64_t> v(3 * k, 1);
-      bool threw = false;
-      try {
-        h.apply_vec(std::span<std::int64_t>(v), k, Op::add);
-      } catch (const gsr::Error& e) {
-        threw = true;
-        EXPECT_TRUE(e.code() == ErrorCode::mismatch || e.code() == ErrorCode::remote)
-            << "rank " << world_rank() << " got " << gsr_test::code_name(e.code()) << ": " << e.what();
+  for (const std::size_t big : {std::size_t(511), std::size_t(1500)}) {  // a head exactly; 24 KB
+    for (const bool odd_is_big : {true, false}) {
+      {
+        gsr::Handle h(my_ids(), MPI_COMM_WORLD, options());
+        const std::size_t k = odd_rank() == odd_is_big ? big : 1;
+        std::vector<std::int64_t> v(3 * k, 1);
+        bool threw = false;
+        try {
+          h.apply_vec(std::span<std::int64_t>(v), k, Op::add);
+        } catch (const gsr::Error& e) {
+          threw = true;
+          EXPECT_TRUE(e.code() == ErrorCode::mismatch || e.code() == ErrorCode::remote)
+              << "rank " << world_rank() << " got " << gsr_test::code_name(e.code()) << ": " << e.what();
+        }
+        // Pairwise hears from every holder directly: every rank sees the disagreement. Other
+        // methods promise it to the odd rank (see expect_odd_rank_fails).
+        if (odd_rank() || GetParam() == gsr::Method::pairwise)
+          EXPECT_TRUE(threw) << "rank " << world_rank() << " completed with k = " << k << " while rank "
+                             << world_size() - 1 << " used " << (odd_is_big ? big : 1);
       }
-      // Pairwise hears from every holder directly: every rank sees the disagreement. Other
-      // methods promise it to the odd rank (see expect_odd_rank_fails).
-      if (odd_rank() || GetParam() == gsr::Method::pairwise)
-        EXPECT_TRUE(threw) << "rank " << world_rank() << " completed with k = " << k << " while rank "
-                           << world_size() - 1 << " used " << (odd_is_big ? big : 1);
+      expect_fresh_handle_works();
     }
-    expect_fresh_handle_works();
   }
 }
 
-// The same long messages from every rank: the head and tail make one message again.
+// The same long messages from every rank: the head and tail make one message again. A
+// pairwise message of two rows is 16 + 16 k bytes: k = 511 fills a head of 8192 bytes
+// exactly (an empty tail follows), 510 and 512 fall one row short of it and over it.
 TEST_P(BadCollective, LongMessagesAgree) {
-  constexpr std::size_t k = 1500;
   gsr::Handle h(my_ids(), MPI_COMM_WORLD, options());
-  std::vector<std::int64_t> v(3 * k);
-  for (std::size_t i = 0; i < v.size(); ++i) v[i] = static_cast<std::int64_t>(i) + 1000 * world_rank();
-  h.apply_vec(std::span<std::int64_t>(v), k, Op::add);
-  // Ids 1 and 2 (entries 0 and 1) are held by every rank: the sum of i + 1000 r over ranks.
-  const std::int64_t p = world_size(), ranks_sum = 1000 * p * (p - 1) / 2;
-  for (std::size_t i = 0; i < 2 * k; ++i)
-    ASSERT_EQ(v[i], static_cast<std::int64_t>(i) * p + ranks_sum) << "value " << i;
-  for (std::size_t i = 2 * k; i < 3 * k; ++i)
-    ASSERT_EQ(v[i], static_cast<std::int64_t>(i) + 1000 * world_rank()) << "value " << i;
+  for (const std::size_t k : {std::size_t(510), std::size_t(511), std::size_t(512), std::size_t(1500)}) {
+    std::vector<std::int64_t> v(3 * k);
+    for (std::size_t i = 0; i < v.size(); ++i) v[i] = static_cast<std::int64_t>(i) + 1000 * world_rank();
+    h.apply_vec(std::span<std::int64_t>(v), k, Op::add);
+    // Ids 1 and 2 (entries 0 and 1) are held by every rank: the sum of i + 1000 r over ranks.
+    const std::int64_t p = world_size(), ranks_sum = 1000 * p * (p - 1) / 2;
+    for (std::size_t i = 0; i < 2 * k; ++i)
+      ASSERT_EQ(v[i], static_cast<std::int64_t>(i) * p + ranks_sum) << "k = " << k << ", value " << i;
+    for (std::size_t i = 2 * k; i < 3 * k; ++i)
+      ASSERT_EQ(v[i], static_cast<std::int64_t>(i) + 1000 * world_rank()) << "k = " << k << ", value " << i;
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Methods, BadCollective, ::testing::ValuesIn(gsr::concrete_methods),
