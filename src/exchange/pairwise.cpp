@@ -54,10 +54,6 @@ std::size_t NeighborRoutes::neighbor_index(int rank) const {
                                   neighbor_ranks.begin());
 }
 
-std::size_t NeighborRoutes::message_bytes(std::size_t j, std::size_t row_bytes) const {
-  return sizeof(MessageHeader) + neighbor_groups.row(j).size() * row_bytes;
-}
-
 namespace {
 
 // Rows of B bytes: a copy the compiler inlines, not a library call per row.
@@ -144,7 +140,7 @@ void PairwiseExchange::begin(Workspace& ws) {
   const std::size_t nn = routes_.neighbor_ranks.size();
   const std::size_t row = ws.kernels ? ws.info.k * ws.kernels->value_size : 0;
   const MessageHeader header = MessageHeader::of(ws.info, ws.kernels ? HeaderStatus::ok : HeaderStatus::own_failure);
-  const std::size_t head = message_head_bytes();
+  const std::size_t head = ws.head_bytes = message_head_bytes();
   std::size_t total = 0, room = 0;
   for (std::size_t j = 0; j < nn; ++j) {
     total += routes_.message_bytes(j, row);
@@ -192,7 +188,7 @@ bool PairwiseExchange::advance(Workspace& ws) {
   // this rank expects.
   const std::size_t nn = routes_.neighbor_ranks.size();
   const std::size_t row = ws.kernels ? ws.info.k * ws.kernels->value_size : 0;
-  const std::size_t head_limit = message_head_bytes();
+  const std::size_t head_limit = ws.head_bytes;  // as begin posted the receives
   bool all_received = true;
   std::byte* in = ws.recv.data();
   try {

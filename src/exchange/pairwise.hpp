@@ -19,7 +19,9 @@ struct NeighborRoutes {
   CombineMap combine;               // slot 0: own partials, slot 1 + j: neighbour j's values
 
   /// A message to or from neighbour j: the header, then one row per group they share.
-  std::size_t message_bytes(std::size_t j, std::size_t row_bytes) const;
+  std::size_t message_bytes(std::size_t j, std::size_t row_bytes) const {
+    return sizeof(MessageHeader) + neighbor_groups.row(j).size() * row_bytes;
+  }
   /// Writes the header and this rank's rows for neighbour j at `out`; returns the end.
   std::byte* pack(std::size_t j, const MessageHeader& header, const std::byte* partials, std::size_t row_bytes,
                   std::byte* out) const;
