@@ -60,7 +60,6 @@ struct Workspace {
 
   CallInfo info;
   int tag = 0;                       // this call's message tag (CallTags)
-  std::size_t head_bytes = 0;        // message_head_bytes() when the call began (pairwise)
   const Kernels* kernels = nullptr;  // nullptr: this rank's arguments were bad (failed round)
   std::vector<std::byte> partials;   // shared_groups * k values, this rank's partials ...
   std::byte* own = nullptr;          // ... at ws.partials.data(), or where partials_buffer put them

@@ -140,7 +140,7 @@ void PairwiseExchange::begin(Workspace& ws) {
   const std::size_t nn = routes_.neighbor_ranks.size();
   const std::size_t row = ws.kernels ? ws.info.k * ws.kernels->value_size : 0;
   const MessageHeader header = MessageHeader::of(ws.info, ws.kernels ? HeaderStatus::ok : HeaderStatus::own_failure);
-  const std::size_t head = ws.head_bytes = message_head_bytes();
+  const std::size_t head = message_head_bytes();
   std::size_t total = 0, room = 0;
   for (std::size_t j = 0; j < nn; ++j) {
     total += routes_.message_bytes(j, row);
@@ -188,7 +188,7 @@ bool PairwiseExchange::advance(Workspace& ws) {
   // this rank expects.
   const std::size_t nn = routes_.neighbor_ranks.size();
   const std::size_t row = ws.kernels ? ws.info.k * ws.kernels->value_size : 0;
-  const std::size_t head_limit = ws.head_bytes;  // as begin posted the receives
+  const std::size_t head_limit = message_head_bytes();
   bool all_received = true;
   std::byte* in = ws.recv.data();
   try {
@@ -209,8 +209,7 @@ bool PairwiseExchange::advance(Workspace& ws) {
   } catch (...) {
     // The call ends here (its error goes to the caller): the other receives must not stay
     // posted into buffers a later call reuses.
-    std::vector<std::byte> scratch;
-    drain_head_receives(comm_, routes_.neighbor_ranks, ws.tag, ws.receives, scratch);
+    drain_head_receives(comm_, routes_.neighbor_ranks, ws.tag, ws.receives, ws.overflow);
     throw;
   }
   if (!all_received || !test_all(ws.requests, "gs message send")) return false;

@@ -146,20 +146,13 @@ const std::byte* try_receive_checked(MPI_Comm comm, int peer, int tag, std::byte
                                      HeaderCheck& check) {
   std::optional<ProbedMessage> head = try_probe(comm, peer, tag, /*chunked=*/false);
   if (!head) return nullptr;
-  std::optional<ProbedMessage> tail;
-  std::size_t bytes = head->bytes;
-  const std::size_t head_limit = message_head_bytes();
-  if (head->bytes == head_limit) {
-    tail = probe(comm, peer, CallTags::tail(tag));
-    bytes += tail->bytes;
-  }
-  if (bytes > capacity) {
-    overflow.resize(bytes);
+  if (head->bytes > capacity) {
+    overflow.resize(head->bytes);
     into = overflow.data();
+    capacity = head->bytes;
   }
   receive(*head, into);
-  if (tail) receive(*tail, into + head_limit);
-  return check_message(into, bytes, expected, info, peer, check);
+  return complete_received_head(comm, peer, tag, into, head->bytes, capacity, expected, overflow, info, check);
 }
 
 const std::byte* complete_received_head(MPI_Comm comm, int peer, int tag, std::byte* into, std::size_t head,
@@ -170,8 +163,9 @@ const std::byte* complete_received_head(MPI_Comm comm, int peer, int tag, std::b
     ProbedMessage tail = probe(comm, peer, CallTags::tail(tag));
     bytes += tail.bytes;
     if (bytes > capacity) {
+      const bool in_overflow = into == overflow.data();  // then resize keeps the head
       overflow.resize(bytes);
-      std::memcpy(overflow.data(), into, head);
+      if (!in_overflow) std::memcpy(overflow.data(), into, head);
       into = overflow.data();
     }
     receive(tail, into + head);

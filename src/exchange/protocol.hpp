@@ -132,9 +132,9 @@ const std::byte* try_receive_checked(MPI_Comm comm, int peer, int tag, std::byte
 void drain_head_receives(MPI_Comm comm, const std::vector<int>& peers, int tag, std::vector<MPI_Request>& receives,
                          std::vector<std::byte>& scratch) noexcept;
 
-/// A head of `head` bytes from `peer` has landed at `into` (a receive of `capacity` >=
-/// message_head_bytes bytes posted for it): receives the tail when there is one (it was sent
-/// with the head, so this wait is short), moving the message to `overflow` when it is longer
+/// A head of `head` bytes from `peer` has landed at `into` (`capacity` bytes of room there,
+/// or `into` is `overflow`'s data): receives the tail when there is one (it was sent with
+/// the head, so this wait is short), moving the message to `overflow` when it is longer
 /// than `capacity`; then checks it and returns where it is, as try_receive_checked.
 const std::byte* complete_received_head(MPI_Comm comm, int peer, int tag, std::byte* into, std::size_t head,
                                         std::size_t capacity, std::size_t expected,

@@ -195,9 +195,10 @@ void prefetch_entry(const L& u, index_t i) {
 // development machine (a 16^3 box of order 7, P = 1, a copy of the kernel timed against the
 // stream pass over the same array): gs_vec k = 3 (50 MB) went from 2.5-2.6x the stream pass
 // (32 groups ahead, partners only, stopping at each run's end) to 1.0-1.1x; three k = 1
-// arrays taken in turn as gs_many does (50 MB) from 2.3x to 1.1-1.2x. Distances of 512 to
-// 2048 entries did alike; 64 to 256 helped less. Data that stays in cache between calls is
-// faster without the hints (an 8^3 box: 0.77x without, 1.1x with), hence the threshold.
+// arrays taken in turn as gs_many does (50 MB) from 2.5-2.7x to 1.1-1.2x. Distances of 512
+// to 2048 entries did alike; 64 to 256 helped less. Data that stays in cache between calls
+// is faster without the hints (an 8^3 box: 0.77x without, 1.1-1.2x with), hence the
+// threshold.
 inline constexpr std::size_t prefetch_entries = 1024;
 
 template <class T, class OpT, std::size_t S, bool Prefetch, class L>
@@ -221,14 +222,6 @@ void reduce_fixed_impl(const L& u, const index_t* entries, std::size_t groups, c
       for (std::size_t j = 0; j < S; ++j) u.at(entries[j], c) = acc;
     }
   }
-}
-
-template <class T, class OpT, class L, std::size_t... S>
-void reduce_fixed_dispatch(const L& u, std::size_t size, const index_t* entries, std::size_t groups,
-                           const index_t* prefetch_end, std::index_sequence<S...>) {
-  if (prefetch_end)
-    ((size == S + 2 ? reduce_fixed_impl<T, OpT, S + 2, true>(u, entries, groups, prefetch_end) : void()), ...);
-  else ((size == S + 2 ? reduce_fixed_impl<T, OpT, S + 2, false>(u, entries, groups, nullptr) : void()), ...);
 }
 
 // Calls f.template operator()<S>() for S = size, one of 1..Plan::max_fixed_group.
@@ -269,19 +262,20 @@ struct Table {
   }
   static void reduce_fixed(const DataRef& u, std::size_t size, const index_t* entries, std::size_t groups,
                            const index_t* prefetch_end) {
+    auto run = [&](const auto& l) {
+      by_size(size, [&]<std::size_t S>() {
+        if (prefetch_end) reduce_fixed_impl<T, OpT, S, true>(l, entries, groups, prefetch_end);
+        else reduce_fixed_impl<T, OpT, S, false>(l, entries, groups, nullptr);
+      });
+    };
     if (u.many && u.k > 1) {
       // One array at a time: each pass walks one array's lines as gs does, where k arrays'
       // lines at once miss the cache far more (a 16^3 box of order 7 at P = 1, k = 3:
       // about 7.1 -> 5.0 ms per call on the development machine).
-      for (std::size_t c = 0; c < u.k; ++c)
-        reduce_fixed_dispatch<T, OpT>(One<T>{static_cast<T*>(u.arrays[c])}, size, entries, groups, prefetch_end,
-                                      std::make_index_sequence<Plan::max_fixed_group - 1>{});
+      for (std::size_t c = 0; c < u.k; ++c) run(One<T>{static_cast<T*>(u.arrays[c])});
       return;
     }
-    with_layout<T>(u, [&](const auto& l) {
-      reduce_fixed_dispatch<T, OpT>(l, size, entries, groups, prefetch_end,
-                                    std::make_index_sequence<Plan::max_fixed_group - 1>{});
-    });
+    with_layout<T>(u, run);
   }
   static void combine(void* results, std::size_t k, const std::byte* const* blocks, const CombineMap& map) {
     T* out = static_cast<T*>(results);
