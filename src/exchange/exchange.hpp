@@ -30,6 +30,7 @@
 #include <cstddef>
 #include <exception>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -68,9 +69,12 @@ struct Workspace {
   /// folded over `blocks`. The handle folds and scatters in one pass (Kernels::
   /// combine_scatter), so the combined values never land in a buffer of their own.
   const CombineMap* combine = nullptr;
-  std::vector<std::byte> overflow;   // where a message longer than expected lands
-  std::vector<MPI_Request> requests;  // sends (and collectives), completed together
-  std::vector<MPI_Request> receives;  // receives posted before their messages arrive
+  std::vector<std::byte> overflow;  // where a message longer than expected lands
+  /// The call's requests: first `head_receives` receives posted before their messages
+  /// arrive (pairwise), then sends (and collectives).
+  std::vector<MPI_Request> requests;
+  std::size_t head_receives = 0;
+  std::vector<MPI_Status> statuses;  // room for the statuses of `requests`, where a method wants them
   std::vector<const std::byte*> blocks;
   std::unique_ptr<MethodScratch> scratch;
 
@@ -84,8 +88,10 @@ struct Workspace {
 
   std::size_t bytes() const noexcept {
     return partials.capacity() + send.capacity() + recv.capacity() + overflow.capacity() +
-           (requests.capacity() + receives.capacity()) * sizeof(MPI_Request);
+           requests.capacity() * sizeof(MPI_Request) + statuses.capacity() * sizeof(MPI_Status);
   }
+  std::span<MPI_Request> receives() noexcept { return {requests.data(), head_receives}; }
+  std::span<MPI_Request> sends() noexcept { return std::span(requests).subspan(head_receives); }
 };
 
 /// Looked at now and then while finish waits for a call (not on the first, immediate look),

@@ -152,14 +152,16 @@ void PairwiseExchange::begin(Workspace& ws) {
   ws.recv.resize(room);
   ws.blocks.assign(nn + 1, nullptr);  // nullptr: neighbour j's message not yet received
   ws.blocks[0] = ws.own;
-  ws.requests.clear();
-
-  // The receives first, so that the messages land in place as they arrive.
-  ws.receives.assign(nn, MPI_REQUEST_NULL);
+  // The receives first, so that the messages land in place as they arrive; room for one
+  // send per neighbour too, and for the statuses of all.
+  ws.requests.assign(nn, MPI_REQUEST_NULL);
+  ws.requests.reserve(2 * nn);
+  ws.head_receives = nn;
+  ws.statuses.resize(2 * nn);
   try {
     std::byte* in = ws.recv.data();
     for (std::size_t j = 0; j < nn; ++j) {
-      post_receive(in, head, routes_.neighbor_ranks[j], ws.tag, comm_, ws.receives[j]);
+      post_receive(in, head, routes_.neighbor_ranks[j], ws.tag, comm_, ws.requests[j]);
       in += receive_room(routes_.message_bytes(j, row), head);
     }
 
@@ -177,7 +179,7 @@ void PairwiseExchange::begin(Workspace& ws) {
       out = end;
     }
   } catch (...) {
-    drain_head_receives(comm_, routes_.neighbor_ranks, ws.tag, ws.receives, ws.overflow);
+    drain_head_receives(comm_, routes_.neighbor_ranks, ws.tag, ws.receives(), ws.overflow);
     throw;
   }
 }
@@ -189,14 +191,24 @@ bool PairwiseExchange::advance(Workspace& ws) {
   const std::size_t nn = routes_.neighbor_ranks.size();
   const std::size_t row = ws.kernels ? ws.info.k * ws.kernels->value_size : 0;
   const std::size_t head_limit = message_head_bytes();
-  bool all_received = true;
-  std::byte* in = ws.recv.data();
+  // Whether this rank's messages all go as heads alone (one send each, no tail). Then the
+  // heads are taken together, with the sends, in one MPI_Testall: one look for MPI rather
+  // than one per request. Not with tails of its own: a tail may go out only once its
+  // receiver has taken the head (a rendezvous), which that receiver may do only once this
+  // rank has taken its heads.
+  const bool heads_only = ws.requests.size() == 2 * nn;
   try {
+    if (heads_only && !test_all(ws.requests, "gs message exchange", ws.statuses.data())) return false;
+    bool all_received = true;
+    std::byte* in = ws.recv.data();
     for (std::size_t j = 0; j < nn; ++j) {
       const std::size_t length = routes_.message_bytes(j, row);
       const std::size_t room = receive_room(length, head_limit);
       if (!ws.blocks[1 + j]) {
-        if (const std::optional<std::size_t> head = test_receive(ws.receives[j], "gs message receive")) {
+        std::optional<std::size_t> head;
+        if (heads_only) head = bytes_of(ws.statuses[j]);
+        else head = test_receive(ws.requests[j], "gs message receive");
+        if (head) {
           const std::byte* got = complete_received_head(comm_, routes_.neighbor_ranks[j], ws.tag, in, *head, room,
                                                         length, ws.overflow, ws.info, ws.check);
           ws.blocks[1 + j] = got + sizeof(MessageHeader);
@@ -206,13 +218,13 @@ bool PairwiseExchange::advance(Workspace& ws) {
       }
       in += room;
     }
+    if (!all_received || (!heads_only && !test_all(ws.sends(), "gs message send"))) return false;
   } catch (...) {
     // The call ends here (its error goes to the caller): the other receives must not stay
     // posted into buffers a later call reuses.
-    drain_head_receives(comm_, routes_.neighbor_ranks, ws.tag, ws.receives, ws.overflow);
+    drain_head_receives(comm_, routes_.neighbor_ranks, ws.tag, ws.receives(), ws.overflow);
     throw;
   }
-  if (!all_received || !test_all(ws.requests, "gs message send")) return false;
   return combine_blocks(ws);
 }
 

@@ -18,7 +18,7 @@ Exchange* busy_methods = nullptr;  // head of the list of methods with calls in 
 /// What MPI may still touch of a call given up on.
 struct Remains {
   std::vector<std::byte> send, recv, overflow, partials;
-  std::vector<MPI_Request> requests, receives;
+  std::vector<MPI_Request> requests;
   std::unique_ptr<MethodScratch> scratch;
 };
 }  // namespace
@@ -45,6 +45,7 @@ void Exchange::start(Workspace& ws) {
   ws.error = nullptr;
   ws.next_in_flight = nullptr;
   ws.combine = nullptr;
+  ws.head_receives = 0;
   const bool others_in_flight = busy_methods != nullptr;
   try {
     begin(ws);
@@ -140,13 +141,13 @@ void Exchange::wait_watched(Workspace& ws, WaitWatch& watch) {
 }
 
 void Exchange::release_requests(Workspace& ws) noexcept {
-  for (MPI_Request& request : ws.requests)
-    if (request != MPI_REQUEST_NULL) MPI_Request_free(&request);
-  for (MPI_Request& request : ws.receives)
+  for (MPI_Request& request : ws.receives())
     if (request != MPI_REQUEST_NULL) {
       MPI_Cancel(&request);  // no message may come; the buffer is kept in case one does
       MPI_Request_free(&request);
     }
+  for (MPI_Request& request : ws.sends())
+    if (request != MPI_REQUEST_NULL) MPI_Request_free(&request);
 }
 
 void Exchange::abandon(const std::string& why) noexcept {
@@ -158,13 +159,13 @@ void Exchange::abandon(const std::string& why) noexcept {
     // requests outlive the handle in the keeper. The handle makes no more calls.
     try {
       keep_until_exit(Remains{std::move(ws->send), std::move(ws->recv), std::move(ws->overflow),
-                              std::move(ws->partials), std::move(ws->requests), std::move(ws->receives),
+                              std::move(ws->partials), std::move(ws->requests),
                               std::move(ws->scratch)});
     } catch (...) {
       // Out of memory for the keeper's note: the buffers go with the handle after all.
     }
     ws->requests.clear();
-    ws->receives.clear();
+    ws->head_receives = 0;
     try {
       ws->error = std::make_exception_ptr(
           Error(ErrorCode::state, ws->info.where() + "given up on, with an earlier call of this handle that "

@@ -173,7 +173,7 @@ const std::byte* complete_received_head(MPI_Comm comm, int peer, int tag, std::b
   return check_message(into, bytes, expected, info, peer, check);
 }
 
-void drain_head_receives(MPI_Comm comm, const std::vector<int>& peers, int tag, std::vector<MPI_Request>& receives,
+void drain_head_receives(MPI_Comm comm, const std::vector<int>& peers, int tag, std::span<MPI_Request> receives,
                          std::vector<std::byte>& scratch) noexcept {
   for (std::size_t j = 0; j < receives.size(); ++j) {
     if (receives[j] == MPI_REQUEST_NULL) continue;

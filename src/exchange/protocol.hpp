@@ -17,6 +17,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -129,7 +130,7 @@ const std::byte* try_receive_checked(MPI_Comm comm, int peer, int tag, std::byte
 /// them: cancels each, and takes whatever already matched whole, its tail included, into
 /// `scratch`, so that no late message lands in a buffer reused by a later call and no
 /// tail is left for a later call of the same tag. Never throws.
-void drain_head_receives(MPI_Comm comm, const std::vector<int>& peers, int tag, std::vector<MPI_Request>& receives,
+void drain_head_receives(MPI_Comm comm, const std::vector<int>& peers, int tag, std::span<MPI_Request> receives,
                          std::vector<std::byte>& scratch) noexcept;
 
 /// A head of `head` bytes from `peer` has landed at `into` (`capacity` bytes of room there,

@@ -51,12 +51,6 @@ void receive_one(MPI_Message* handle, std::byte* into, std::size_t bytes) {
 #endif
 }
 
-std::size_t bytes_of(const MPI_Status& status) {
-  MPI_Count count = 0;
-  GSR_MPI_CHECK(MPI_Get_elements_x(&status, MPI_BYTE, &count));
-  return static_cast<std::size_t>(count);
-}
-
 // After a first chunk of exactly the limit: matches the chunks that follow it, up to and
 // including the first shorter one. They were posted together with the first, so they are
 // on their way and this wait is short.
@@ -72,6 +66,12 @@ void match_rest(MPI_Comm comm, int tag, std::size_t limit, ProbedMessage& messag
 }
 
 }  // namespace
+
+std::size_t bytes_of(const MPI_Status& status) {
+  MPI_Count count = 0;
+  GSR_MPI_CHECK(MPI_Get_elements_x(&status, MPI_BYTE, &count));
+  return static_cast<std::size_t>(count);
+}
 
 std::size_t chunk_limit() noexcept {
   const std::size_t injected = limit_for_testing.load(std::memory_order_relaxed);
@@ -191,10 +191,10 @@ void complete_all(std::vector<MPI_Request>& requests, const char* what) {
   if (rc != MPI_SUCCESS) throw_mpi_error(rc, what, __FILE__, __LINE__);
 }
 
-bool test_all(std::vector<MPI_Request>& requests, const char* what) {
+bool test_all(std::span<MPI_Request> requests, const char* what, MPI_Status* statuses) {
   if (requests.empty()) return true;
   int done = 0;
-  const int rc = MPI_Testall(static_cast<int>(requests.size()), requests.data(), &done, MPI_STATUSES_IGNORE);
+  const int rc = MPI_Testall(static_cast<int>(requests.size()), requests.data(), &done, statuses);
   if (rc != MPI_SUCCESS) throw_mpi_error(rc, what, __FILE__, __LINE__);
   return done != 0;
 }

@@ -23,6 +23,7 @@
 
 #include <cstddef>
 #include <optional>
+#include <span>
 #include <type_traits>
 #include <vector>
 
@@ -101,7 +102,12 @@ std::optional<std::size_t> test_receive(MPI_Request& request, const char* what);
 /// naming `what` if MPI reports a failure.
 void complete_all(std::vector<MPI_Request>& requests, const char* what);
 
-/// Whether every request has completed (MPI_Testall), without blocking.
-bool test_all(std::vector<MPI_Request>& requests, const char* what);
+/// Whether every request has completed (MPI_Testall), without blocking; then their
+/// statuses are in `statuses` (one per request) unless it is MPI_STATUSES_IGNORE. While
+/// some have not, none is changed.
+bool test_all(std::span<MPI_Request> requests, const char* what, MPI_Status* statuses = MPI_STATUSES_IGNORE);
+
+/// The length in bytes of the message a receive's status describes.
+std::size_t bytes_of(const MPI_Status& status);
 
 }  // namespace gsr::detail
