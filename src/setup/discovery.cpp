@@ -51,12 +51,45 @@ Messages homes_to_holders(const Messages& at_home, std::int64_t& homed_shared) {
     int rank;
     bool unflagged;
   };
+  // Each holder lists its ids ascending (holders_to_homes walks them in order) and the map
+  // yields the holders by ascending rank, so merging the holders' runs orders the records
+  // by (id, rank): log2(holders) linear passes instead of a sort (at P = 2 the sort took a
+  // quarter of setup).
+  std::size_t words = 0;
+  for (const auto& [source, list] : at_home) words += list.size();
   std::vector<Record> records;
-  for (const auto& [source, words] : at_home)
-    for (std::int64_t word : words) records.push_back({abs_id(word), source, word > 0});
-  std::sort(records.begin(), records.end(), [](const Record& a, const Record& b) {
-    return a.id != b.id ? a.id < b.id : a.rank < b.rank;
-  });
+  records.reserve(words);
+  std::vector<std::size_t> runs{0};  // where each holder's records begin, and the end
+  bool ascending = true;
+  for (const auto& [source, words] : at_home) {
+    for (std::int64_t word : words) {
+      const Record record{abs_id(word), source, word > 0};
+      if (records.size() > runs.back() && records.back().id >= record.id) ascending = false;
+      records.push_back(record);
+    }
+    runs.push_back(records.size());
+  }
+  if (ascending) {
+    const auto by_id = [](const Record& a, const Record& b) { return a.id < b.id; };
+    while (runs.size() > 2) {  // merge neighbouring runs; std::inplace_merge keeps ties in rank order
+      std::vector<std::size_t> merged{0};
+      for (std::size_t i = 0; i + 1 < runs.size(); i += 2) {
+        if (i + 2 < runs.size()) {
+          std::inplace_merge(records.begin() + static_cast<std::ptrdiff_t>(runs[i]),
+                             records.begin() + static_cast<std::ptrdiff_t>(runs[i + 1]),
+                             records.begin() + static_cast<std::ptrdiff_t>(runs[i + 2]), by_id);
+          merged.push_back(runs[i + 2]);
+        } else {
+          merged.push_back(runs[i + 1]);
+        }
+      }
+      runs.swap(merged);
+    }
+  } else {  // not as sent by holders_to_homes; sorted all the same
+    std::sort(records.begin(), records.end(), [](const Record& a, const Record& b) {
+      return a.id != b.id ? a.id < b.id : a.rank < b.rank;
+    });
+  }
 
   homed_shared = 0;
   Messages to_holders;
