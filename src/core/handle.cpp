@@ -110,8 +110,9 @@ void HandleState::fail_call(const CallInfo& unnumbered, ErrorCode code, const st
   Slot& slot = idle_slot(nullptr, info.k, exchange, index);
   slot.ws.info = info;
   slot.ws.kernels = nullptr;  // no data: the headers say own_failure
-  slot.ws.own = nullptr;
   slot.ws.exchange = &exchange;
+  exchange.prepare(slot.ws, 0);
+  slot.ws.own = nullptr;
   exchange.start(slot.ws);
   complete(slot.ws);
   throw Error(code, message);
@@ -156,7 +157,7 @@ std::size_t HandleState::start(const DataRef& data, std::size_t length, const Ca
   const std::size_t shared = plan.shared_groups;
   try {
     const std::size_t row_bytes = info.k * kernels->value_size;
-    std::byte* partials = exchange.partials_buffer(slot.ws, shared * row_bytes);
+    std::byte* partials = exchange.prepare(slot.ws, shared * row_bytes);
     slot.ws.own = partials;
     if (!plan.any_flagged) {
       for (const Plan::SharedRun& run : plan.shared_runs)

@@ -63,7 +63,7 @@ struct Workspace {
   int tag = 0;                       // this call's message tag (CallTags)
   const Kernels* kernels = nullptr;  // nullptr: this rank's arguments were bad (failed round)
   std::vector<std::byte> partials;   // shared_groups * k values, this rank's partials ...
-  std::byte* own = nullptr;          // ... at ws.partials.data(), or where partials_buffer put them
+  std::byte* own = nullptr;          // ... at ws.partials.data(), or where prepare put them
   std::vector<std::byte> send, recv;
   /// Set by a complete call: the combined value of shared group r is row r of `combine`
   /// folded over `blocks`. The handle folds and scatters in one pass (Kernels::
@@ -109,10 +109,11 @@ public:
   virtual ~Exchange();
   virtual Method method() const noexcept = 0;
 
-  /// Where the handle gathers this call's partials (`bytes` of them): ws.partials by
-  /// default; a method may place them where it sends them from, saving a copy per call.
-  virtual std::byte* partials_buffer(Workspace& ws, std::size_t bytes);
-  /// Begins the call: ws.own holds this rank's partials. When ws.kernels is nullptr
+  /// Opens a call (ws.info and ws.kernels set), before the handle gathers its partials
+  /// (`bytes` of them): returns where to gather them. Throws Error(state) if the method
+  /// gave up on earlier calls. Always followed by start.
+  std::byte* prepare(Workspace& ws, std::size_t bytes);
+  /// Begins the call prepared: ws.own holds this rank's partials. When ws.kernels is nullptr
   /// this rank takes part without data (its headers say own_failure) so that no peer waits.
   void start(Workspace& ws);
   /// Completes the call (advancing every call in flight on this rank meanwhile), then
@@ -146,6 +147,11 @@ public:
 protected:
   /// This method's calls in flight, in start order (through Workspace::next_in_flight).
   Workspace* first_in_flight() const noexcept { return first_in_flight_; }
+  /// The method's part of prepare: where the partials go (ws.partials by default; a method
+  /// may place them where it sends them from, saving a copy per call), and what it can post
+  /// before they are known (pairwise's receives, so that early messages land in place).
+  /// A method that posts here cancels what it posted if it throws here or in begin.
+  virtual std::byte* open(Workspace& ws, std::size_t bytes);
   /// The method's part of start: post what can be posted now.
   virtual void begin(Workspace& ws) = 0;
   /// Does what can be done without waiting; true once the call is complete (ws.combine

@@ -123,37 +123,22 @@ bool whole_route(const NeighborRoutes& routes) {
 }
 }  // namespace
 
-std::byte* PairwiseExchange::partials_buffer(Workspace& ws, std::size_t bytes) {
-  if (!whole_route(routes_) || bytes == 0) return Exchange::partials_buffer(ws, bytes);
-  ws.send.resize(sizeof(MessageHeader) + bytes);
-  return ws.send.data() + sizeof(MessageHeader);
-}
-
 namespace {
 // Where neighbour j's message lands: room for the whole message this call expects, and at
 // least for the longest head any peer may send (a receive for it is posted in advance).
 std::size_t receive_room(std::size_t expected, std::size_t head) { return std::max(expected, head); }
 }  // namespace
 
-void PairwiseExchange::begin(Workspace& ws) {
-  // A rank whose arguments were bad sends every neighbour a header saying so.
+std::byte* PairwiseExchange::open(Workspace& ws, std::size_t bytes) {
+  // The receives before the gather, so that the messages land in place as they arrive.
   const std::size_t nn = routes_.neighbor_ranks.size();
   const std::size_t row = ws.kernels ? ws.info.k * ws.kernels->value_size : 0;
-  const MessageHeader header = MessageHeader::of(ws.info, ws.kernels ? HeaderStatus::ok : HeaderStatus::own_failure);
   const std::size_t head = message_head_bytes();
-  std::size_t total = 0, room = 0;
-  for (std::size_t j = 0; j < nn; ++j) {
-    total += routes_.message_bytes(j, row);
-    room += receive_room(routes_.message_bytes(j, row), head);
-  }
+  std::size_t room = 0;
+  for (std::size_t j = 0; j < nn; ++j) room += receive_room(routes_.message_bytes(j, row), head);
   ws.tag = CallTags::of(ws.info.call);
-  ws.check = HeaderCheck{};
-  ws.send.resize(total);
   ws.recv.resize(room);
-  ws.blocks.assign(nn + 1, nullptr);  // nullptr: neighbour j's message not yet received
-  ws.blocks[0] = ws.own;
-  // The receives first, so that the messages land in place as they arrive; room for one
-  // send per neighbour too, and for the statuses of all.
+  // Room for one send per neighbour after the receives too, and for the statuses of all.
   ws.requests.assign(nn, MPI_REQUEST_NULL);
   ws.requests.reserve(2 * nn);
   ws.head_receives = nn;
@@ -164,10 +149,30 @@ void PairwiseExchange::begin(Workspace& ws) {
       post_receive(in, head, routes_.neighbor_ranks[j], ws.tag, comm_, ws.requests[j]);
       in += receive_room(routes_.message_bytes(j, row), head);
     }
+    if (!whole_route(routes_) || bytes == 0) return Exchange::open(ws, bytes);
+    ws.send.resize(sizeof(MessageHeader) + bytes);
+    return ws.send.data() + sizeof(MessageHeader);
+  } catch (...) {
+    drain_head_receives(comm_, routes_.neighbor_ranks, ws.tag, ws.receives(), ws.overflow);
+    throw;
+  }
+}
 
+void PairwiseExchange::begin(Workspace& ws) {
+  // A rank whose arguments were bad sends every neighbour a header saying so.
+  const std::size_t nn = routes_.neighbor_ranks.size();
+  const std::size_t row = ws.kernels ? ws.info.k * ws.kernels->value_size : 0;
+  const MessageHeader header = MessageHeader::of(ws.info, ws.kernels ? HeaderStatus::ok : HeaderStatus::own_failure);
+  std::size_t total = 0;
+  for (std::size_t j = 0; j < nn; ++j) total += routes_.message_bytes(j, row);
+  ws.check = HeaderCheck{};
+  ws.blocks.assign(nn + 1, nullptr);  // nullptr: neighbour j's message not yet received
+  ws.blocks[0] = ws.own;
+  try {
+    ws.send.resize(total);  // keeps the partials open gathered into it
     std::byte* out = ws.send.data();
     if (row > 0 && whole_route(routes_) && ws.own == out + sizeof(MessageHeader)) {
-      // The partials were gathered in place (partials_buffer): only the header is missing.
+      // The partials were gathered in place (open): only the header is missing.
       std::memcpy(out, &header, sizeof header);
       post_call_message(out, total, routes_.neighbor_ranks[0], ws.tag, comm_, ws.requests);
       return;

@@ -57,15 +57,14 @@ class PairwiseExchange final : public RoutedExchange {
 public:
   explicit PairwiseExchange(const ExchangeInputs& inputs);
 
-  /// With one neighbour that shares every shared group (P = 2, or a slab's end), the
-  /// message body is the partials in order: they are gathered straight into the send
-  /// buffer, after room for the header.
-  std::byte* partials_buffer(Workspace& ws, std::size_t bytes) override;
-
   Method method() const noexcept override { return Method::pairwise; }
   std::vector<int> awaited(const Workspace& ws) const override;
 
 private:
+  /// Posts the receives of the neighbours' heads. With one neighbour that shares every
+  /// shared group (P = 2, or a slab's end), the message body is the partials in order: they
+  /// are gathered straight into the send buffer, after room for the header.
+  std::byte* open(Workspace& ws, std::size_t bytes) override;
   void begin(Workspace& ws) override;
   bool advance(Workspace& ws) override;
 

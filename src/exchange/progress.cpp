@@ -25,7 +25,7 @@ struct Remains {
 
 Exchange::~Exchange() { unlink_busy(); }
 
-std::byte* Exchange::partials_buffer(Workspace& ws, std::size_t bytes) {
+std::byte* Exchange::open(Workspace& ws, std::size_t bytes) {
   ws.partials.resize(bytes);
   return ws.partials.data();
 }
@@ -37,15 +37,19 @@ void Exchange::unlink_busy() noexcept {
   next_busy_ = prev_busy_ = nullptr;
 }
 
-void Exchange::start(Workspace& ws) {
+std::byte* Exchange::prepare(Workspace& ws, std::size_t bytes) {
   if (!abandoned_.empty())
     throw Error(ErrorCode::state, ws.info.where() + "this handle gave up waiting in an earlier call and cannot "
                                                     "make more; free it (that call: " + abandoned_ + ")");
+  ws.head_receives = 0;
+  return open(ws, bytes);
+}
+
+void Exchange::start(Workspace& ws) {
   ws.done = false;
   ws.error = nullptr;
   ws.next_in_flight = nullptr;
   ws.combine = nullptr;
-  ws.head_receives = 0;
   const bool others_in_flight = busy_methods != nullptr;
   try {
     begin(ws);

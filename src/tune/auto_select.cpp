@@ -49,10 +49,11 @@ std::vector<double> time_exchanges(const std::vector<Exchange*>& exchanges, cons
       if (!exchanges[i]) continue;
       Workspace& ws = spaces[i];
       ++ws.info.call;  // a tag of its own (CallTags)
-      // Where a real call gathers its partials (a method may want them in its send buffer).
-      ws.own = exchanges[i]->partials_buffer(ws, plan.shared_groups * sizeof(double));
-      ws.kernels->fill_identity(ws.own, plan.shared_groups);
+      // As a real call: prepared (a method may want the partials in its send buffer, and
+      // post its receives), the partials gathered, started.
       const double begin = MPI_Wtime();
+      ws.own = exchanges[i]->prepare(ws, plan.shared_groups * sizeof(double));
+      ws.kernels->fill_identity(ws.own, plan.shared_groups);
       exchanges[i]->start(ws);
       exchanges[i]->finish(ws);
       // The fold a call makes of the blocks (Kernels::combine_scatter does it with the
