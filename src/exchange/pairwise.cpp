@@ -110,9 +110,16 @@ std::vector<StageStats> NeighborRoutes::stages() const {
 PairwiseExchange::PairwiseExchange(const ExchangeInputs& in) : RoutedExchange(in), comm_(in.comm) {}
 
 std::vector<int> PairwiseExchange::awaited(const Workspace& ws) const {
+  // A neighbour whose head has arrived is not awaited, though the call has not taken it
+  // yet (advance takes all heads at once when it can).
   std::vector<int> ranks;
-  for (std::size_t j = 0; j < routes_.neighbor_ranks.size(); ++j)
-    if (ws.blocks.size() > 1 + j && !ws.blocks[1 + j]) ranks.push_back(routes_.neighbor_ranks[j]);
+  for (std::size_t j = 0; j < routes_.neighbor_ranks.size(); ++j) {
+    if (ws.blocks.size() <= 1 + j || ws.blocks[1 + j]) continue;
+    int arrived = 0;
+    if (j < ws.head_receives && ws.requests[j] != MPI_REQUEST_NULL)
+      MPI_Request_get_status(ws.requests[j], &arrived, MPI_STATUS_IGNORE);
+    if (!arrived) ranks.push_back(routes_.neighbor_ranks[j]);
+  }
   return ranks;
 }
 
@@ -153,7 +160,7 @@ std::byte* PairwiseExchange::open(Workspace& ws, std::size_t bytes) {
     ws.send.resize(sizeof(MessageHeader) + bytes);
     return ws.send.data() + sizeof(MessageHeader);
   } catch (...) {
-    drain_head_receives(comm_, routes_.neighbor_ranks, ws.tag, ws.receives(), ws.overflow);
+    drain_receives(ws);
     throw;
   }
 }
@@ -169,7 +176,7 @@ void PairwiseExchange::begin(Workspace& ws) {
   ws.blocks.assign(nn + 1, nullptr);  // nullptr: neighbour j's message not yet received
   ws.blocks[0] = ws.own;
   try {
-    ws.send.resize(total);  // keeps the partials open gathered into it
+    ws.send.resize(total);  // the same size if the partials were gathered into it (open)
     std::byte* out = ws.send.data();
     if (row > 0 && whole_route(routes_) && ws.own == out + sizeof(MessageHeader)) {
       // The partials were gathered in place (open): only the header is missing.
@@ -184,7 +191,7 @@ void PairwiseExchange::begin(Workspace& ws) {
       out = end;
     }
   } catch (...) {
-    drain_head_receives(comm_, routes_.neighbor_ranks, ws.tag, ws.receives(), ws.overflow);
+    drain_receives(ws);
     throw;
   }
 }
@@ -198,10 +205,11 @@ bool PairwiseExchange::advance(Workspace& ws) {
   const std::size_t head_limit = message_head_bytes();
   // Whether this rank's messages all go as heads alone (one send each, no tail). Then the
   // heads are taken together, with the sends, in one MPI_Testall: one look for MPI rather
-  // than one per request. Not with tails of its own: a tail may go out only once its
-  // receiver has taken the head (a rendezvous), which that receiver may do only once this
-  // rank has taken its heads.
+  // than one per request. Not with tails of its own: a tail's send may complete only once
+  // its receiver has taken the head (a rendezvous), which that receiver does only once
+  // this rank's heads have come.
   const bool heads_only = ws.requests.size() == 2 * nn;
+  std::size_t taking = nn;  // the neighbour whose message is being taken
   try {
     if (heads_only && !test_all(ws.requests, "gs message exchange", ws.statuses.data())) return false;
     bool all_received = true;
@@ -210,6 +218,7 @@ bool PairwiseExchange::advance(Workspace& ws) {
       const std::size_t length = routes_.message_bytes(j, row);
       const std::size_t room = receive_room(length, head_limit);
       if (!ws.blocks[1 + j]) {
+        taking = j;
         std::optional<std::size_t> head;
         if (heads_only) head = bytes_of(ws.statuses[j]);
         else head = test_receive(ws.requests[j], "gs message receive");
@@ -226,11 +235,19 @@ bool PairwiseExchange::advance(Workspace& ws) {
     if (!all_received || (!heads_only && !test_all(ws.sends(), "gs message send"))) return false;
   } catch (...) {
     // The call ends here (its error goes to the caller): the other receives must not stay
-    // posted into buffers a later call reuses.
-    drain_head_receives(comm_, routes_.neighbor_ranks, ws.tag, ws.receives(), ws.overflow);
+    // posted into buffers a later call reuses, nor the tails of heads taken by the
+    // MPI_Testall but not yet completed wait for a later call of the same tag.
+    drain_receives(ws);
+    if (heads_only)
+      for (std::size_t k = taking + 1; k < nn; ++k)
+        if (!ws.blocks[1 + k]) drop_tail(comm_, routes_.neighbor_ranks[k], ws.tag, ws.statuses[k], ws.overflow);
     throw;
   }
   return combine_blocks(ws);
+}
+
+void PairwiseExchange::drain_receives(Workspace& ws) noexcept {
+  drain_head_receives(comm_, routes_.neighbor_ranks, ws.tag, ws.receives(), ws.overflow);
 }
 
 bool RoutedExchange::combine_blocks(Workspace& ws) const {

@@ -67,6 +67,8 @@ private:
   std::byte* open(Workspace& ws, std::size_t bytes) override;
   void begin(Workspace& ws) override;
   bool advance(Workspace& ws) override;
+  /// Cancels the head receives still posted, for a call that stops with an error.
+  void drain_receives(Workspace& ws) noexcept;
 
   MPI_Comm comm_;
 };

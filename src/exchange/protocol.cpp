@@ -184,17 +184,21 @@ void drain_head_receives(MPI_Comm comm, const std::vector<int>& peers, int tag, 
     MPI_Test_cancelled(&status, &cancelled);
     if (cancelled) continue;
     // The head arrived: its tail, if it has one, was sent with it.
-    int count = 0;
-    MPI_Get_count(&status, MPI_BYTE, &count);
-    if (static_cast<std::size_t>(count) != message_head_bytes() || j >= peers.size()) continue;
-    try {
-      ProbedMessage tail = probe(comm, peers[j], CallTags::tail(tag));
-      scratch.resize(std::max<std::size_t>(tail.bytes, 1));
-      receive(tail, scratch.data());
-    } catch (...) {
-      // MPI failed, or no memory for the tail: the handle is broken either way, and the
-      // error that stopped the call says so.
-    }
+    if (j < peers.size()) drop_tail(comm, peers[j], tag, status, scratch);
+  }
+}
+
+void drop_tail(MPI_Comm comm, int peer, int tag, const MPI_Status& head, std::vector<std::byte>& scratch) noexcept {
+  int count = 0;
+  if (MPI_Get_count(&head, MPI_BYTE, &count) != MPI_SUCCESS || static_cast<std::size_t>(count) != message_head_bytes())
+    return;  // a head shorter than the limit has no tail
+  try {
+    ProbedMessage tail = probe(comm, peer, CallTags::tail(tag));
+    scratch.resize(std::max<std::size_t>(tail.bytes, 1));
+    receive(tail, scratch.data());
+  } catch (...) {
+    // MPI failed, or no memory for the tail: the handle is broken either way, and the
+    // error that stopped the call says so.
   }
 }
 

@@ -133,6 +133,11 @@ const std::byte* try_receive_checked(MPI_Comm comm, int peer, int tag, std::byte
 void drain_head_receives(MPI_Comm comm, const std::vector<int>& peers, int tag, std::span<MPI_Request> receives,
                          std::vector<std::byte>& scratch) noexcept;
 
+/// Takes and drops the tail, if it has one, of a head from `peer` (received, with status
+/// `head`) that a call stopping with an error will not use, into `scratch`, so that no
+/// later call of the same tag finds it. Never throws.
+void drop_tail(MPI_Comm comm, int peer, int tag, const MPI_Status& head, std::vector<std::byte>& scratch) noexcept;
+
 /// A head of `head` bytes from `peer` has landed at `into` (`capacity` bytes of room there,
 /// or `into` is `overflow`'s data): receives the tail when there is one (it was sent with
 /// the head, so this wait is short), moving the message to `overflow` when it is longer

@@ -104,7 +104,7 @@ void complete_all(std::vector<MPI_Request>& requests, const char* what);
 
 /// Whether every request has completed (MPI_Testall), without blocking; then their
 /// statuses are in `statuses` (one per request) unless it is MPI_STATUSES_IGNORE. While
-/// some have not, none is changed.
+/// some have not, the requests are left as they were (and `statuses` undefined).
 bool test_all(std::span<MPI_Request> requests, const char* what, MPI_Status* statuses = MPI_STATUSES_IGNORE);
 
 /// The length in bytes of the message a receive's status describes.

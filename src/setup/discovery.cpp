@@ -55,10 +55,10 @@ Messages homes_to_holders(const Messages& at_home, std::int64_t& homed_shared) {
   // yields the holders by ascending rank, so merging the holders' runs orders the records
   // by (id, rank): log2(holders) linear passes instead of a sort (at P = 2 the sort took a
   // quarter of setup).
-  std::size_t words = 0;
-  for (const auto& [source, list] : at_home) words += list.size();
+  std::size_t total = 0;
+  for (const auto& [source, list] : at_home) total += list.size();
   std::vector<Record> records;
-  records.reserve(words);
+  records.reserve(total);
   std::vector<std::size_t> runs{0};  // where each holder's records begin, and the end
   bool ascending = true;
   for (const auto& [source, words] : at_home) {

@@ -2,14 +2,16 @@
 //   skipped_call free <method>: rank 1 skips the second of three calls, then both ranks free
 //     the handle: rank 0, waiting in its third call, learns from rank 1's free notice that
 //     rank 1 made 2 calls; both report the difference when they free.
-//   skipped_call wait <method>: rank 1 skips the third call and keeps the handle until
-//     rank 0 is done: rank 0's third call gives up after GSR_TIMEOUT seconds.
+//   skipped_call wait <method> [rank]: rank 1 (or the rank given) skips the third call and
+//     keeps the handle until the others are done: its neighbours' third calls give up after
+//     GSR_TIMEOUT seconds, naming the ranks whose messages they still wait for.
 // Prints "rank R: call C: <error>" for each failed call; exits 0 unless setup fails.
 #include <gsr/handle.hpp>
 
 #include <mpi.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <optional>
 #include <string>
@@ -44,8 +46,9 @@ int main(int argc, char** argv) {
     options.method = method.value_or(gsr::Method::pairwise);
     gsr::Handle handle(chain_ids(rank), MPI_COMM_WORLD, options);
     const int skipped = free_mode ? 2 : 3;
+    const int skipper = argc > 3 ? std::atoi(argv[3]) : 1;
     for (int number = 1; number <= 3; ++number)
-      if (!(rank == 1 && number == skipped)) call(handle, rank, number);
+      if (!(rank == skipper && number == skipped)) call(handle, rank, number);
     if (!free_mode) MPI_Barrier(MPI_COMM_WORLD);  // rank 1 keeps the handle until rank 0 gave up
   }
   MPI_Finalize();
