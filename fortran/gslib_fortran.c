@@ -59,11 +59,12 @@ static int module_handle(sint g, const char *call) {
 /* ---- the routines, once --------------------------------------------------------------- */
 
 /* gslib's setup always checks np against the communicator and prints its statistics;
- * this one checks np the same way and stays quiet. A failed setup (return mode) gives -1. */
+ * this one checks np the same way and prints gsr's one-line summary from rank 0 instead
+ * (GSR_QUIET=1 silences it). A failed setup (return mode) gives -1. */
 static void run_setup_pick(sint *handle, const slong *id, const sint *n, const MPI_Fint *comm,
                            const sint *np, const sint *method, const char *call) {
   *handle = -1;
-  const int h = gsr_f_setup(id, *n, (int)*comm, 1, *np, 0, *method, 0, call);
+  const int h = gsr_f_setup(id, *n, (int)*comm, 1, *np, 0, *method, 1, call);
   if (!h) return;
   const int g = add_handle(h);
   if (g < 0) {
@@ -245,3 +246,12 @@ GSLIB_FORTRAN(gs_free, run_free_handle, (const sint *handle), (handle))
 GSLIB_FORTRAN(gs_unique, run_unique,
               (slong *id, const sint *n, const MPI_Fint *comm, const sint *np),
               (id, n, comm, np))
+
+/* gslib's C access to a Fortran handle: the struct gs_data * behind gslib handle g, for C
+ * code that shares handles with Fortran (gs.h declares it). Under both of gslib's names;
+ * NULL, after reporting, when g is not live. */
+struct gs_data *gs_hf2c(const sint g) {
+  const int h = module_handle(g, "gs_hf2c");
+  return h ? gsr_f_handle_data(h, "gs_hf2c") : NULL;
+}
+struct gs_data *gslib_gs_hf2c(const sint g) __attribute__((alias("gs_hf2c")));

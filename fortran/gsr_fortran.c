@@ -309,6 +309,8 @@ void gsr_f_free(int h) {
   if (c_call_end() == GSR_SUCCESS) handles[h - 1] = NULL;
 }
 
+struct gs_data *gsr_f_handle_data(int h, const char *call) { return find_handle(h, call); }
+
 const char *gsr_f_method_name(int h) {
   const char *call = "gsr_method_name";
   struct gs_data *gsh = find_handle(h, call);

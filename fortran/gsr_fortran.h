@@ -12,6 +12,8 @@ int gsr_f_setup(const slong *id, int n, int fcomm, int check_np, int np, int uni
                 int method, int verbose, const char *call);
 void gsr_f_unique(slong *id, int n, int fcomm);
 void gsr_f_free(int h);
+/* The struct gs_data * behind module handle h; NULL, after reporting, if h is not live. */
+struct gs_data *gsr_f_handle_data(int h, const char *call);
 void gsr_f_op(int h, void *u, int dom, int op, int transpose, const char *call);
 void gsr_f_vec(int h, void *u, int k, int dom, int op, int transpose, const char *call);
 void gsr_f_many(int h, void *u1, void *u2, void *u3, void *u4, void *u5, void *u6, int k,

@@ -112,6 +112,17 @@ void gs_wait(int handle);
 void gs_unique(slong *id, uint n, const struct comm *comm);
 void gs_free(struct gs_data *gsh);
 
+/* gslib's pairwise statistics: the number of ranks this rank receives from in gslib's
+ * pairwise method for the handle's ids (each holding one of this rank's shared ids
+ * unflagged), and how many ids from each, in ascending rank order (n must hold the first
+ * count). Local calls; they report the pairwise method's figures whatever method the handle
+ * uses. */
+void pw_data_nmsg(struct gs_data *gsh, int *n);
+void pw_data_size(struct gs_data *gsh, int *n);
+/* The struct gs_data * behind a handle of gslib's Fortran entry points (fgslib_gs_setup,
+ * gs_setup_ of libgsr_fortran, which defines this function); NULL after an error. */
+struct gs_data *gs_hf2c(const sint gsh);
+
 #ifdef __cplusplus
 }
 #endif

@@ -28,7 +28,10 @@ namespace gsr {
 struct SetupOptions {
   bool unique = false;               // behave as if make_unique() had been applied to the ids
   Method method = Method::automatic; // GSR_METHOD in the environment overrides `automatic`
-  bool verbose = false;              // rank 0 prints the summary of Stats after setup
+  bool verbose = false;              // rank 0 prints summary() after setup
+  bool announce = false;             // rank 0 prints summary_line() after setup (gslib's
+                                     // entry points, where gslib prints its gs_setup lines)
+  // GSR_QUIET=1 in the environment silences both.
 };
 
 /// Min / average / max of one per-rank quantity over the ranks of the handle.
@@ -51,6 +54,11 @@ struct MessageStats {
   std::size_t values = 0;  // values (of one component) it carries
 };
 
+/// A rank and a count of ids exchanged with it (Stats::pairwise_receives).
+struct PeerIds {
+  int peer = 0;
+  std::size_t ids = 0;
+};
 /// What auto measured for one candidate: the maximum over ranks of the median time per call.
 struct MethodTiming {
   Method method = Method::pairwise;
@@ -109,6 +117,11 @@ struct Stats {
     return found;
   }
 
+  /// What gslib's pairwise method receives per call on this rank for the same ids, whatever
+  /// method this handle uses (gslib's pw_data_nmsg / pw_data_size): one entry per rank that
+  /// holds one of this rank's shared ids unflagged (after `unique`), in ascending rank order,
+  /// with the number of such ids.
+  std::vector<PeerIds> pairwise_receives;
   /// Min/avg/max over ranks, filled at setup: neighbours, bytes per call (one double
   /// component), handle memory.
   Spread neighbors_spread, bytes_spread, memory_spread;
@@ -201,6 +214,8 @@ public:
   std::size_t pending_requests() const noexcept;
   /// The summary `verbose` prints on rank 0 (not collective: the spreads are from setup).
   std::string summary() const;
+  /// One line naming gsr, the shared ids, the method and why: what `announce` prints.
+  std::string summary_line() const;
 
   /// For shims that find a call's arguments bad before they can pass them on: takes part
   /// in one call's exchange without data, as a call with bad arguments does, so the other

@@ -8,6 +8,8 @@
 #include "capi/shim.h"
 
 #include <algorithm>
+#include <cstddef>
+#include <deque>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -20,29 +22,45 @@
 #include <vector>
 
 namespace gsr::capi {
+struct LiveHandle;
+}  // namespace gsr::capi
 
-namespace {
+// What a gs_setup pointer points at. As in gslib, its first member is the handle's own
+// struct comm (its duplicated communicator): codes written for gslib read gsh->comm.c
+// (Nek5000's fem_amg_preco.c declares `struct gs_data { struct comm comm; }` for that).
+// The rest is gsr's; callers never reach the handle but through the registry below.
+struct gs_data {
+  struct comm comm;
+  gsr::capi::LiveHandle* live;  // nullptr once freed
+};
+static_assert(std::is_standard_layout_v<gs_data> && offsetof(gs_data, comm) == 0,
+              "struct comm must be the first member, at the struct's address");
 
-// What a gs_setup handle owns. Callers never see its address: the struct gs_data* they
-// hold is a token naming it (see below).
+namespace gsr::capi {
+
+// What a gs_setup handle owns.
 struct LiveHandle {
   gsr::Handle handle;
   int serial;                                         // names the handle in igs request ids
   std::vector<std::optional<gsr::Request>> requests;  // in flight, by request index
 };
 
-// Handle tokens count up and are never reused, so a pointer kept after gs_free stays
-// recognisably stale even when a new handle is set up later (a heap address would be
-// reused, and the stale pointer would silently reach the new handle). They look like
-// aligned addresses and are never NULL; nothing dereferences them.
-using Token = std::uintptr_t;
-constexpr Token first_token = 0x1000;
-constexpr Token token_stride = 16;
-Token next_token = first_token;
+namespace {
 
-// Live handles by token, and by serial to map igs request ids back to their handle.
-// Requests themselves live in their handle.
-std::map<Token, std::unique_ptr<LiveHandle>> live_handles;
+// Every handle set up, by the address of its struct gs_data: the live ones, and the most
+// recently freed ones, whose structs are kept (their handles released) so that a pointer
+// used after gs_free is refused as freed rather than reaching a new handle that malloc put
+// at the same address. After `freed_kept` more frees the oldest freed struct is released.
+struct Issued {
+  std::unique_ptr<gs_data> shell;
+  std::unique_ptr<LiveHandle> live;
+};
+std::map<const gs_data*, Issued> issued;
+std::deque<const gs_data*> freed;
+constexpr std::size_t freed_kept = std::size_t{1} << 16;
+
+// Live handles by serial, to map igs request ids back to their handle. Requests themselves
+// live in their handle.
 std::map<int, LiveHandle*> handles_by_serial;
 int next_serial = 1;
 constexpr int requests_per_handle = 1 << 12;
@@ -59,37 +77,45 @@ int allocate_serial() {
   throw Error(ErrorCode::state, "gsr: more than " + std::to_string(max_serial) + " handles are live; gs_free some");
 }
 
-Token token_of(const gs_data* h) { return reinterpret_cast<Token>(h); }
-
-bool was_issued(Token token) {
-  return token >= first_token && token < next_token && (token - first_token) % token_stride == 0;
-}
-
 LiveHandle* find_live(const gs_data* h) {
-  const auto found = live_handles.find(token_of(h));
-  return found == live_handles.end() ? nullptr : found->second.get();
+  const auto found = issued.find(h);
+  return found == issued.end() ? nullptr : found->second.live.get();
 }
 
 gs_data* register_handle(std::unique_ptr<LiveHandle> live) {
-  const Token token = next_token;
-  LiveHandle& added = *live_handles.emplace(token, std::move(live)).first->second;
-  handles_by_serial[added.serial] = &added;
-  next_token += token_stride;
-  return reinterpret_cast<gs_data*>(token);
+  const MPI_Comm comm = live->handle.comm();
+  int rank = 0, size = 0;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  auto shell = std::make_unique<gs_data>();
+  shell->comm = {static_cast<uint>(rank), static_cast<uint>(size), comm};
+  shell->live = live.get();
+  gs_data* const h = shell.get();
+  handles_by_serial[live->serial] = live.get();
+  issued.emplace(h, Issued{std::move(shell), std::move(live)});
+  return h;
 }
 
 void unregister_handle(const gs_data* h) {
-  const auto found = live_handles.find(token_of(h));
-  handles_by_serial.erase(found->second->serial);
-  live_handles.erase(found);
+  Issued& entry = issued.at(h);
+  handles_by_serial.erase(entry.live->serial);
+  entry.live.reset();
+  entry.shell->live = nullptr;
+  entry.shell->comm.c = MPI_COMM_NULL;  // released with the handle, as gslib's gs_free does
+  freed.push_back(h);
+  if (freed.size() > freed_kept) {
+    issued.erase(freed.front());
+    freed.pop_front();
+  }
 }
 
 LiveHandle& checked(const gs_data* h) {
   if (!h) throw Error(ErrorCode::state, "gsr: the handle is NULL");
   if (LiveHandle* live = find_live(h)) return *live;
-  if (was_issued(token_of(h)))
+  if (issued.count(h))
     throw Error(ErrorCode::state, "gsr: the handle was freed by gs_free (a stale pointer); set up a new one");
-  throw Error(ErrorCode::state, "gsr: the handle is not a live gs_setup handle (never set up)");
+  throw Error(ErrorCode::state,
+              "gsr: the handle is not a live gs_setup handle (never set up, or freed long ago)");
 }
 
 MPI_Comm comm_of(const gs_data* h) {
@@ -173,7 +199,9 @@ gs_data* setup_ids(const Id* id, uint n, const struct comm* comm, int unique, gs
   gs_data* result = nullptr;
   guarded("gs_setup", comm ? comm->c : MPI_COMM_WORLD, [&] {
     if (!comm) throw Error(ErrorCode::invalid_argument, "gsr: struct comm pointer is NULL");
-    SetupOptions options{unique != 0, static_cast<Method>(method), verbose != 0};
+    // verbose 1 prints gsr's one-line summary (where gslib prints its gs_setup lines),
+    // 2 or more the full statistics.
+    SetupOptions options{unique != 0, static_cast<Method>(method), verbose >= 2, verbose == 1};
     Int64Ids<const Id> ids(id, n);
     auto live = std::unique_ptr<LiveHandle>(new LiveHandle{Handle(ids.span(), comm->c, options), 0, {}});
     live->serial = allocate_serial();
@@ -333,6 +361,31 @@ void gs_free(struct gs_data* gsh) {
   });
 }
 
+// gslib's pairwise statistics (Nek5000's partitioner prints them): what its pairwise method
+// would receive on this rank, whatever method the handle uses (Stats::pairwise_receives).
+void pw_data_nmsg(struct gs_data* gsh, int* n) {
+  guarded("pw_data_nmsg", gsr::capi::comm_of(gsh), [&] {
+    const auto& receives = gsr::capi::checked(gsh).handle.stats().pairwise_receives;
+    if (!n) throw gsr::Error(gsr::ErrorCode::invalid_argument, "gsr: the count pointer (n) is NULL");
+    *n = static_cast<int>(receives.size());
+  });
+}
+
+void pw_data_size(struct gs_data* gsh, int* n) {
+  guarded("pw_data_size", gsr::capi::comm_of(gsh), [&] {
+    const auto& receives = gsr::capi::checked(gsh).handle.stats().pairwise_receives;
+    if (!n && !receives.empty())
+      throw gsr::Error(gsr::ErrorCode::invalid_argument, "gsr: the sizes pointer (n) is NULL");
+    for (std::size_t i = 0; i < receives.size(); ++i) {
+      if (receives[i].ids > static_cast<std::size_t>(std::numeric_limits<int>::max()))
+        throw gsr::Error(gsr::ErrorCode::invalid_argument,
+                         "gsr: " + std::to_string(receives[i].ids) + " ids come from rank " +
+                             std::to_string(receives[i].peer) + ", more than an int holds");
+      n[i] = static_cast<int>(receives[i].ids);
+    }
+  });
+}
+
 const char* gsr_method_name(const struct gs_data* gsh) {
   const char* name = "";
   guarded("gsr_method_name", gsr::capi::comm_of(gsh), [&] {
@@ -369,3 +422,26 @@ void gsr_shim_fail_call(struct gs_data* gsh, int code, const char* call, const c
 }
 
 }  // extern "C"
+
+/* gslib's C names under the prefix its default build (and so Nek5000's) gives them,
+ * GSLIB_PREFIX = gslib_: the same functions, so that a program compiled against gslib's
+ * own headers links to gsr, and gslib's gs.o is never taken from a libgs.a linked after
+ * gsr. Every external name of gs.o has a definition in gsr (gs_hf2c, which maps Fortran
+ * handles, is in libgsr_fortran); tests/client compares the lists. */
+#define GSR_GSLIB_PREFIXED(result, name, parameters) \
+  extern "C" result gslib_##name parameters __attribute__((alias(#name)));
+GSR_GSLIB_PREFIXED(struct gs_data*, gs_setup,
+                   (const slong*, uint, const struct comm*, int, gs_method, int))
+GSR_GSLIB_PREFIXED(void, gs, (void*, gs_dom, gs_op, unsigned, struct gs_data*, buffer*))
+GSR_GSLIB_PREFIXED(void, gs_vec, (void*, unsigned, gs_dom, gs_op, unsigned, struct gs_data*, buffer*))
+GSR_GSLIB_PREFIXED(void, gs_many, (void* const*, unsigned, gs_dom, gs_op, unsigned, struct gs_data*, buffer*))
+GSR_GSLIB_PREFIXED(void, igs, (void*, gs_dom, gs_op, unsigned, struct gs_data*, buffer*, int*))
+GSR_GSLIB_PREFIXED(void, igs_vec, (void*, unsigned, gs_dom, gs_op, unsigned, struct gs_data*, buffer*, int*))
+GSR_GSLIB_PREFIXED(void, igs_many,
+                   (void* const*, unsigned, gs_dom, gs_op, unsigned, struct gs_data*, buffer*, int*))
+GSR_GSLIB_PREFIXED(void, gs_wait, (int))
+GSR_GSLIB_PREFIXED(void, gs_free, (struct gs_data*))
+GSR_GSLIB_PREFIXED(void, gs_unique, (slong*, uint, const struct comm*))
+GSR_GSLIB_PREFIXED(void, pw_data_nmsg, (struct gs_data*, int*))
+GSR_GSLIB_PREFIXED(void, pw_data_size, (struct gs_data*, int*))
+#undef GSR_GSLIB_PREFIXED

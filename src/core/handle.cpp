@@ -308,6 +308,17 @@ std::string Handle::summary() const {
   return out.str();
 }
 
+std::string Handle::summary_line() const {
+  const Stats& st = stats();
+  std::ostringstream out;
+  out << "gsr gs_setup: " << st.global_shared_ids << " ids shared on " << st.ranks << " rank" << (st.ranks == 1 ? "" : "s")
+      << ", method " << to_string(st.method) << " (" << st.method_reason << ")";
+  for (const SizeMethod& range : st.methods_by_size)
+    out << (range.entry_bytes == 0 ? "; by call size: " : ", ") << to_string(range.method) << " from "
+        << range.entry_bytes << " B per entry";
+  return out.str();
+}
+
 // ---- Request -----------------------------------------------------------------------
 
 namespace {

@@ -13,8 +13,10 @@
 #include <cstdio>
 #include <cerrno>
 #include <cstdlib>
+#include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace gsr {
 namespace detail {
@@ -105,6 +107,15 @@ MethodRequest resolve_method(const SetupOptions& options) {
   return {};
 }
 
+// GSR_QUIET: 1 silences the setup summaries (verbose, announce), 0 or unset leaves them on.
+bool quiet_from_environment() {
+  const char* text = std::getenv("GSR_QUIET");
+  if (!text || !*text || std::string_view(text) == "0") return false;
+  if (std::string_view(text) == "1") return true;
+  throw Error(ErrorCode::invalid_argument,
+              std::string("gsr: GSR_QUIET='") + text + "' is not 0 or 1 (1 silences the setup summaries)");
+}
+
 // A checksum of a GSR_METHOD table (0 for none), for the agreement below.
 int table_checksum(const std::vector<SizeMethod>& table) {
   std::uint64_t h = 1469598103934665603ull;
@@ -136,7 +147,7 @@ void agree_on_setup_arguments(MPI_Comm comm, const MethodRequest& request, bool 
 /// anything else collective happens, so a bad argument on one rank fails every rank.
 MethodRequest check_setup_arguments(std::span<const std::int64_t> ids, MPI_Comm user_comm,
                                     const SetupOptions& options, double& timeout, std::optional<std::size_t>& prefetch_bytes,
-                                    CostModel& model) {
+                                    CostModel& model, bool& quiet) {
   require_communicator(user_comm, "setup");
   MethodRequest request;
   collectively(user_comm, [&] {
@@ -144,6 +155,7 @@ MethodRequest check_setup_arguments(std::span<const std::int64_t> ids, MPI_Comm 
     request = resolve_method(options);
     timeout = timeout_from_environment();
     prefetch_bytes = prefetch_from_bytes_from_environment();
+    quiet = quiet_from_environment();
     if (request.method == Method::automatic) model = machine_model_from_environment();
   });
   agree_on_setup_arguments(user_comm, request, options.unique);
@@ -155,7 +167,26 @@ struct LocalSetup {
   Plan plan;
   Holders holders;
   std::vector<int> neighbors;  // the other ranks that hold any of this rank's shared ids
+  std::vector<PeerIds> pairwise_receives;  // Stats::pairwise_receives
 };
+
+// What gslib's pairwise method receives (its pw_data_nmsg / pw_data_size): from each other
+// rank, the shared ids that rank holds unflagged; with `unique`, only the owner of an id
+// holds it unflagged. Ranks ascending.
+std::vector<PeerIds> gslib_pairwise_receives(const Topology& topo, bool unique, int rank) {
+  std::map<int, std::size_t> counts;
+  for (std::size_t s = 0; s < topo.shared_ids.size(); ++s) {
+    const std::span<const int> ranks = topo.holders.row(s);
+    const std::size_t first = topo.holders.offsets[s];
+    const std::span<const unsigned char> unflagged{topo.holder_unflagged.data() + first, ranks.size()};
+    const int owner = unique ? unique_owner(topo.shared_ids[s], ranks, unflagged) : -1;
+    for (std::size_t h = 0; h < ranks.size(); ++h)
+      if (ranks[h] != rank && (unique ? ranks[h] == owner : unflagged[h] != 0)) ++counts[ranks[h]];
+  }
+  std::vector<PeerIds> receives;
+  for (const auto& [peer, ids] : counts) receives.push_back({peer, ids});
+  return receives;
+}
 
 std::vector<int> other_holders(const Holders& holders, int rank) {
   std::vector<int> ranks;
@@ -178,6 +209,7 @@ LocalSetup discover_and_plan(std::span<const std::int64_t> ids, bool unique, con
   } else {
     local.plan = build_plan(ids, order, topo, rank, comm.size());
   }
+  local.pairwise_receives = gslib_pairwise_receives(topo, unique, rank);
   local.holders = std::move(topo.holders);
   local.neighbors = other_holders(local.holders, rank);
   return local;
@@ -307,13 +339,15 @@ Handle::Handle(std::span<const std::int64_t> ids, MPI_Comm user_comm, SetupOptio
   double timeout = 0;
   std::optional<std::size_t> prefetch_bytes;
   CostModel model;
-  const MethodRequest request = check_setup_arguments(ids, user_comm, options, timeout, prefetch_bytes, model);
+  bool quiet = false;
+  const MethodRequest request = check_setup_arguments(ids, user_comm, options, timeout, prefetch_bytes, model, quiet);
   OwnedComm comm(user_comm);
   const int node_ranks = comm.ranks_on_node();  // every rank, whatever its GSR_PREFETCH_FROM_BYTES
   LocalSetup local = discover_and_plan(ids, options.unique, comm);
   ChosenExchange chosen = build_method(request, ExchangeInputs{local.plan, local.holders, comm.get()}, model);
   local.holders = Holders{};  // only the exchange constructors read them
   Stats stats = describe(local.plan, ids.size(), chosen, comm.get());
+  stats.pairwise_receives = std::move(local.pairwise_receives);
   static std::uint64_t handles_set_up = 0;  // on this rank; every rank numbers its handles alike
   CallLedger ledger;
   ledger.serial = ++handles_set_up;
@@ -325,8 +359,8 @@ Handle::Handle(std::span<const std::int64_t> ids, MPI_Comm user_comm, SetupOptio
   state_->prefetch_from_bytes = prefetch_bytes ? *prefetch_bytes : default_prefetch_from_bytes(node_ranks);
   state_->stats.setup_seconds = MPI_Wtime() - begin;
 
-  if (options.verbose && state_->comm.rank() == 0) {
-    std::fputs(summary().c_str(), stdout);
+  if ((options.verbose || options.announce) && !quiet && state_->comm.rank() == 0) {
+    std::fputs((options.verbose ? summary() : summary_line() + "\n").c_str(), stdout);
     std::fflush(stdout);
   }
 }
