@@ -435,6 +435,10 @@ TEST(CatalogueSetup, OptionsAndEnvironment) {
     const ScopedEnv prefetch("GSR_PREFETCH_FROM_BYTES", "-1");
     expect_entry("E-SETUP-GSR-PREFETCH", [&] { gsr::Handle h(ids, MPI_COMM_WORLD); }, "GSR_PREFETCH_FROM_BYTES=-1");
   }
+  {
+    const ScopedEnv quiet("GSR_QUIET", "yes");
+    expect_entry("E-SETUP-GSR-QUIET", [&] { gsr::Handle h(ids, MPI_COMM_WORLD); }, "GSR_QUIET=yes");
+  }
   const bool odd = rank() == last();
   gsr::SetupOptions method = pairwise();
   if (odd) method.method = gsr::Method::allreduce;
