@@ -12,7 +12,10 @@ rm -rf "$work"
 mkdir -p "$work/src"
 tar -xzf "$tarball" -C "$work/src" --strip-components=1
 gslib=$work/src
-make -C "$gslib" -j2 CC="$cc" MPI=1 ADDUS=1 USREXIT=0 BLAS=2 >"$work/make.log" 2>&1 ||
+# gslib itself is built as Nek5000 builds it, whatever CFLAGS the environment has; the
+# program below takes CFLAGS and LDFLAGS (a sanitized gsr build sets them, so the program
+# loads the sanitizer runtime its libgsr needs).
+env -u CFLAGS -u LDFLAGS make -C "$gslib" -j2 CC="$cc" MPI=1 ADDUS=1 USREXIT=0 BLAS=2 >"$work/make.log" 2>&1 ||
   { tail -20 "$work/make.log" >&2; echo "build_gslib: gslib's make failed (log: $work/make.log)" >&2; exit 1; }
 lib=$gslib/build/lib include=$gslib/build/include
 [ -f "$lib/libgs.a" ] || { echo "build_gslib: make left no $lib/libgs.a" >&2; exit 1; }
@@ -22,10 +25,12 @@ common=(-O2 -I"$gslib/src" -DGSLIB_USE_MPI -DGSLIB_UNDERSCORE -DGSLIB_USE_GLOBAL
 "$cc" "${common[@]}" -DGSLIB_PREFIX=gslib_ -DGSLIB_FPREFIX=fgslib_ -c "$gslib/src/gs.c" -o "$work/gs_prefixed.o"
 "$cc" "${common[@]}" -c "$gslib/src/gs.c" -o "$work/gs_plain.o"
 
-"$cc" -O2 -Wall -I"$include" -c "$source/coarse_solver_calls.c" -o "$work/calls.o"
+read -r -a cflags <<<"${CFLAGS:-}"
+read -r -a ldflags <<<"${LDFLAGS:-}"
+"$cc" -O2 -Wall "${cflags[@]}" -I"$include" -c "$source/coarse_solver_calls.c" -o "$work/calls.o"
 gsr_dirs=$(dirname "$libgsr"):$(dirname "$libgsr_fortran")
 # No --allow-multiple-definition: a definition gsr and a pulled gs.o both had would fail here.
-"$cc" -o "$work/calls_gsr" "$work/calls.o" "$libgsr_fortran" "$libgsr" -Wl,-rpath,"$gsr_dirs" \
+"$cc" "${ldflags[@]}" -o "$work/calls_gsr" "$work/calls.o" "$libgsr_fortran" "$libgsr" -Wl,-rpath,"$gsr_dirs" \
   -L"$lib" -lgs -lm -Wl,-Map,"$work/calls_gsr.map"
-"$cc" -o "$work/calls_gslib" "$work/calls.o" -L"$lib" -lgs -lm
+"$cc" "${ldflags[@]}" -o "$work/calls_gslib" "$work/calls.o" -L"$lib" -lgs -lm
 echo "build_gslib: gslib built in $gslib; calls_gsr and calls_gslib linked in $work"
