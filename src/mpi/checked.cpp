@@ -24,6 +24,14 @@ void throw_mpi_error(int code, const char* call, const char* file, int line) {
 void require_communicator(MPI_Comm comm, const char* what) {
   if (comm == MPI_COMM_NULL)
     throw Error(ErrorCode::invalid_argument, std::string("gsr: ") + what + ": the communicator (comm) is MPI_COMM_NULL");
+  // Every rank of both groups gets here before anything collective, so all of them fail.
+  int inter = 0;
+  GSR_MPI_CHECK(MPI_Comm_test_inter(comm, &inter));
+  if (inter)
+    throw Error(ErrorCode::invalid_argument,
+                std::string("gsr: ") + what +
+                    ": the communicator (comm) is an intercommunicator; gsr works within one group of ranks "
+                    "(merge the two groups with MPI_Intercomm_merge first)");
 }
 
 int comm_rank(MPI_Comm comm) {

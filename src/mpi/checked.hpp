@@ -22,7 +22,9 @@ namespace gsr::detail {
   } while (0)
 
 /// Throws invalid_argument for MPI_COMM_NULL, which no collective can run on (so this error
-/// stays local: there is no communicator to tell the other ranks through).
+/// stays local: there is no communicator to tell the other ranks through), and for an
+/// intercommunicator, whose collectives would join the two groups' data (every rank of
+/// both groups gets the error).
 void require_communicator(MPI_Comm comm, const char* what);
 
 int comm_rank(MPI_Comm comm);
