@@ -311,7 +311,8 @@ std::string Handle::summary() const {
 std::string Handle::summary_line() const {
   const Stats& st = stats();
   std::ostringstream out;
-  out << "gsr gs_setup: " << st.global_shared_ids << " ids shared on " << st.ranks << " rank" << (st.ranks == 1 ? "" : "s")
+  out << "gsr gs_setup: " << st.global_shared_ids << (st.global_shared_ids == 1 ? " id" : " ids") << " shared on "
+      << st.ranks << " rank" << (st.ranks == 1 ? "" : "s")
       << ", method " << to_string(st.method) << " (" << st.method_reason << ")";
   for (const SizeMethod& range : st.methods_by_size)
     out << (range.entry_bytes == 0 ? "; by call size: " : ", ") << to_string(range.method) << " from "
