@@ -8,7 +8,10 @@ shift 5
 here=$(dirname "$0")
 out=$work/out_np$ranks
 mkdir -p "$out"
-"$mpiexec" "$np_flag" "$ranks" "$@" "$work/calls_gslib" "$out/gslib" pairwise >"$out/gslib.log"
+# In a sanitized build the leak check is off for gslib's own run: gslib's gs_auto leaks 4
+# bytes of each allreduce plan it tries and drops (allreduce_setup), which is gslib's.
+ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+  "$mpiexec" "$np_flag" "$ranks" "$@" "$work/calls_gslib" "$out/gslib" pairwise >"$out/gslib.log"
 status=0
 for method in pairwise crystal_router all_reduce auto; do
   "$mpiexec" "$np_flag" "$ranks" "$@" "$work/calls_gsr" "$out/gsr_$method" "$method" >"$out/gsr_$method.log"
