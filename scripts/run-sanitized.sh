@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite built with AddressSanitizer and UndefinedBehaviorSanitizer, in
 # ./build-sanitize (or $GSR_SANITIZE_BUILD_DIR): any memory error, leak outside MPICH/HDF5
-# (tests/sanitize/lsan.supp) or undefined behaviour fails its test. Arguments go to ctest.
+# (tests/sanitize/lsan.supp) or undefined behaviour fails its test. Arguments go to ctest,
+# after -LE client: the Nek5000 client test (tests/client) runs in the plain build only.
 #
 # Compiled with -O1 and line tables only (-g1) rather than RelWithDebInfo's -O2 -g: -O1 is
 # what the sanitizers' authors advise, a report needs no more than functions, files and
@@ -17,4 +18,4 @@ bash scripts/install-deps.sh
 cmake -S . -B "$GSR_BUILD_DIR" -DCMAKE_BUILD_TYPE="$CMAKE_BUILD_TYPE" -DGSR_SANITIZE="$GSR_SANITIZE" \
       -DCMAKE_C_FLAGS_RELWITHDEBINFO="$flags" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="$flags" \
       -DCMAKE_Fortran_FLAGS_RELWITHDEBINFO="$flags" >/dev/null
-bash scripts/run-tests.sh "$@"
+bash scripts/run-tests.sh -LE '^client$' "$@"
