@@ -269,9 +269,11 @@ def timing(logs):
             text = f.read()
         row = values.setdefault((case, build), {})
         for timer, pattern in TIMERS.items():
-            m = re.search(pattern, text, re.M)
-            if m:
-                row.setdefault(timer, []).append(float(m.group(1).replace("D", "E")))
+            # Nek5000 prints its runtime statistics more than once in a long run (Ethier: at
+            # step 500 and at the end); the last is the whole run's.
+            found = re.findall(pattern, text, re.M)
+            if found:
+                row.setdefault(timer, []).append(float(found[-1].replace("D", "E")))
     cases = sorted({c for c, _ in values})
     print(f"{'case':8} {'timer':8} {'stock median':>13} {'gsr median':>13} {'gsr/stock':>9}  runs")
     status = 0
