@@ -454,7 +454,7 @@ set_size() {
 # timing_cases <build>: two case folders, built once, both running Ethier's exact flow with
 # its .usr (which reads ethier.his, so both cases are named ethier): box/, a genbox cube of
 # 8x8x8 elements for 20 steps with the XXT coarse solver (Ethier's AMG files fit its own
-# mesh only), and ethier/, the case as NekTests runs it (3x3x3 elements, 1000 steps).
+# mesh only), and ethier/, the case as NekTests runs it (32 elements, 1000 steps).
 timing_cases() {
   local build=$1 tree=$work/$1/Nek5000 short=$work/$1/Nek5000/short_tests/ethier dir
   dir=$tree/timing/ethier

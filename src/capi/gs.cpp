@@ -431,7 +431,7 @@ void gsr_shim_fail_call(struct gs_data* gsh, int code, const char* call, const c
  * GSLIB_PREFIX = gslib_: the same functions, so that a program compiled against gslib's
  * own headers links to gsr, and gslib's gs.o is never taken from a libgs.a linked after
  * gsr. Every external name of gs.o has a definition in gsr (gs_hf2c, which maps Fortran
- * handles, is in libgsr_fortran); tests/client compares the lists. */
+ * handles, is in libgsr_fortran); tests/gslib/check_exports.sh compares the lists. */
 #define GSR_GSLIB_PREFIXED(result, name, parameters) \
   extern "C" result gslib_##name parameters __attribute__((alias(#name)));
 GSR_GSLIB_PREFIXED(struct gs_data*, gs_setup,

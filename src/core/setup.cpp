@@ -172,13 +172,15 @@ struct LocalSetup {
 
 // What gslib's pairwise method receives (its pw_data_nmsg / pw_data_size): from each other
 // rank, the shared ids that rank holds unflagged; with `unique`, only the owner of an id
-// holds it unflagged. Ranks ascending.
+// holds it unflagged. An id no rank holds unflagged is not shared for gslib (it pairs ranks
+// only where one holds the id unflagged), with or without `unique`. Ranks ascending.
 std::vector<PeerIds> gslib_pairwise_receives(const Topology& topo, bool unique, int rank) {
   std::map<int, std::size_t> counts;
   for (std::size_t s = 0; s < topo.shared_ids.size(); ++s) {
     const std::span<const int> ranks = topo.holders.row(s);
     const std::size_t first = topo.holders.offsets[s];
     const std::span<const unsigned char> unflagged{topo.holder_unflagged.data() + first, ranks.size()};
+    if (std::none_of(unflagged.begin(), unflagged.end(), [](unsigned char u) { return u != 0; })) continue;
     const int owner = unique ? unique_owner(topo.shared_ids[s], ranks, unflagged) : -1;
     for (std::size_t h = 0; h < ranks.size(); ++h)
       if (ranks[h] != rank && (unique ? ranks[h] == owner : unflagged[h] != 0)) ++counts[ranks[h]];

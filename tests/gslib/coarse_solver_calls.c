@@ -51,13 +51,14 @@ static void put_transposed(const char *label, const double *v, const double *bef
 }
 
 /* A rank's ids: 48 entries over 30 distinct ids, repeated within the rank and shared with
- * the other ranks (up to every rank), some 0; flagged ones negated when `flags`. */
+ * the other ranks (up to every rank), some 0; flagged ones negated when `flags` (with
+ * flags == 2 also every copy of the ids divisible by 4, on every rank). */
 #define N 48
 static void make_ids(slong *id, uint rank, int flags) {
   for (uint i = 0; i < N; ++i) {
     slong v = 1 + (slong)((rank * 13 + i * 7) % 30);
     if (i % 11 == 5) v = 0;
-    if (flags && v != 0 && (i + rank) % 5 == 0) v = -v;
+    if (flags && v != 0 && ((i + rank) % 5 == 0 || (flags == 2 && v % 4 == 0))) v = -v;
     id[i] = v;
   }
 }
@@ -143,10 +144,9 @@ static void partitioner_calls(const struct comm *c, gs_method method, int flags,
   free(sizes);
   gs_free(gsh);
 
-  /* Unflagged ids with unique = 1 (as gs_top): only each id's owner holds one unflagged.
-   * (Where every copy of an id is flagged, gslib's unique leaves them all flagged, gsr
-   * unflags one as its documentation says: docs/porting-from-gslib.md.) */
-  if (flags) return;
+  /* The same ids with unique = 1 (as gs_top): only each id's owner holds one unflagged.
+   * Ids held only flagged stay out of the counts in both libraries (though gslib's unique
+   * then leaves every copy flagged and gsr's unflags one: docs/c-api.md). */
   gsh = gs_setup(id, N, c, 1, method, 0);
   pw_data_nmsg(gsh, &nmsg);
   fprintf(out, "i %s_unique_nmsg 0 %d\n", label, nmsg);
@@ -227,6 +227,7 @@ int main(int argc, char **argv) {
   crs_amg_calls(&c);
   partitioner_calls(&c, pw_method, 0, "pw");
   partitioner_calls(&c, pw_method, 1, "pw_flagged");
+  partitioner_calls(&c, pw_method, 2, "pw_all_flagged");
   other_calls(&c);
   fclose(out);
   comm_free(&c);
