@@ -28,10 +28,9 @@ struct LiveHandle;
 // What a gs_setup pointer points at. As in gslib, its first member is the handle's own
 // struct comm (its duplicated communicator): codes written for gslib read gsh->comm.c
 // (Nek5000's fem_amg_preco.c declares `struct gs_data { struct comm comm; }` for that).
-// The rest is gsr's; callers never reach the handle but through the registry below.
+// Callers never reach the handle but through the registry below.
 struct gs_data {
   struct comm comm;
-  gsr::capi::LiveHandle* live;  // nullptr once freed
 };
 static_assert(std::is_standard_layout_v<gs_data> && offsetof(gs_data, comm) == 0,
               "struct comm must be the first member, at the struct's address");
@@ -47,10 +46,11 @@ struct LiveHandle {
 
 namespace {
 
-// Every handle set up, by the address of its struct gs_data: the live ones, and the most
-// recently freed ones, whose structs are kept (their handles released) so that a pointer
-// used after gs_free is refused as freed rather than reaching a new handle that malloc put
-// at the same address. After `freed_kept` more frees the oldest freed struct is released.
+// The live handles, by the address of their struct gs_data. Freed handles leave this map,
+// so the per-call lookup sees live handles only; their structs are kept in `freed` (the
+// handles released) so that a pointer used after gs_free is refused as freed rather than
+// reaching a new handle that malloc put at the same address. After `freed_kept` more frees
+// the oldest freed struct is released.
 struct Issued {
   std::unique_ptr<gs_data> shell;
   std::unique_ptr<LiveHandle> live;
@@ -59,8 +59,8 @@ struct Issued {
 // (a Fortran runtime error in a Nek5000 run, say) must not run handle destructors then,
 // which would talk to ranks that may be stopped or gone. After MPI_Finalize there is nothing
 // left for them to do. The handles stay reachable, so leak checkers do not count them.
-std::map<const gs_data*, Issued>& issued = *new std::map<const gs_data*, Issued>;
-std::deque<const gs_data*> freed;
+std::map<const gs_data*, Issued>& live_handles = *new std::map<const gs_data*, Issued>;
+std::deque<std::unique_ptr<gs_data>> freed;
 constexpr std::size_t freed_kept = std::size_t{1} << 16;
 
 // Live handles by serial, to map igs request ids back to their handle. Requests themselves
@@ -82,8 +82,13 @@ int allocate_serial() {
 }
 
 LiveHandle* find_live(const gs_data* h) {
-  const auto found = issued.find(h);
-  return found == issued.end() ? nullptr : found->second.live.get();
+  const auto found = live_handles.find(h);
+  return found == live_handles.end() ? nullptr : found->second.live.get();
+}
+
+// Only on the error path: a linear search of at most freed_kept structs.
+bool was_freed(const gs_data* h) {
+  return std::any_of(freed.begin(), freed.end(), [h](const auto& shell) { return shell.get() == h; });
 }
 
 gs_data* register_handle(std::unique_ptr<LiveHandle> live) {
@@ -91,32 +96,26 @@ gs_data* register_handle(std::unique_ptr<LiveHandle> live) {
   int rank = 0, size = 0;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
-  auto shell = std::make_unique<gs_data>();
-  shell->comm = {static_cast<uint>(rank), static_cast<uint>(size), comm};
-  shell->live = live.get();
+  auto shell = std::make_unique<gs_data>(gs_data{{static_cast<uint>(rank), static_cast<uint>(size), comm}});
   gs_data* const h = shell.get();
   handles_by_serial[live->serial] = live.get();
-  issued.emplace(h, Issued{std::move(shell), std::move(live)});
+  live_handles.emplace(h, Issued{std::move(shell), std::move(live)});
   return h;
 }
 
 void unregister_handle(const gs_data* h) {
-  Issued& entry = issued.at(h);
-  handles_by_serial.erase(entry.live->serial);
-  entry.live.reset();
-  entry.shell->live = nullptr;
-  entry.shell->comm.c = MPI_COMM_NULL;  // released with the handle, as gslib's gs_free does
-  freed.push_back(h);
-  if (freed.size() > freed_kept) {
-    issued.erase(freed.front());
-    freed.pop_front();
-  }
+  const auto found = live_handles.find(h);
+  handles_by_serial.erase(found->second.live->serial);
+  found->second.shell->comm.c = MPI_COMM_NULL;  // released with the handle, as gslib's gs_free does
+  freed.push_back(std::move(found->second.shell));
+  live_handles.erase(found);
+  if (freed.size() > freed_kept) freed.pop_front();
 }
 
 LiveHandle& checked(const gs_data* h) {
   if (!h) throw Error(ErrorCode::state, "gsr: the handle is NULL");
   if (LiveHandle* live = find_live(h)) return *live;
-  if (issued.count(h))
+  if (was_freed(h))
     throw Error(ErrorCode::state, "gsr: the handle was freed by gs_free (a stale pointer); set up a new one");
   throw Error(ErrorCode::state,
               "gsr: the handle is not a live gs_setup handle (never set up, or freed long ago)");
