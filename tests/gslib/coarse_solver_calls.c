@@ -131,10 +131,8 @@ static void crs_amg_calls(const struct comm *c) {
   gs_free(top);
 }
 
-static void partitioner_calls(const struct comm *c, gs_method method, int flags, const char *label) {
-  slong id[N];
-  make_ids(id, c->id, flags);
-  struct gs_data *gsh = gs_setup(id, N, c, 0, method, 0);
+/* pw_data_nmsg and pw_data_size of gsh, as "<label>_nmsg" and "<label>_size" lines. */
+static void put_pw_data(struct gs_data *gsh, const char *label) {
   int nmsg = -1;
   pw_data_nmsg(gsh, &nmsg);
   fprintf(out, "i %s_nmsg 0 %d\n", label, nmsg);
@@ -142,18 +140,21 @@ static void partitioner_calls(const struct comm *c, gs_method method, int flags,
   pw_data_size(gsh, sizes);
   for (int i = 0; i < nmsg; ++i) fprintf(out, "i %s_size %d %d\n", label, i, sizes[i]);
   free(sizes);
-  gs_free(gsh);
+}
 
+static void partitioner_calls(const struct comm *c, gs_method method, int flags, const char *label) {
+  slong id[N];
+  char unique_label[64];
+  make_ids(id, c->id, flags);
+  struct gs_data *gsh = gs_setup(id, N, c, 0, method, 0);
+  put_pw_data(gsh, label);
+  gs_free(gsh);
   /* The same ids with unique = 1 (as gs_top): only each id's owner holds one unflagged.
    * Ids held only flagged stay out of the counts in both libraries (though gslib's unique
    * then leaves every copy flagged and gsr's unflags one: docs/c-api.md). */
   gsh = gs_setup(id, N, c, 1, method, 0);
-  pw_data_nmsg(gsh, &nmsg);
-  fprintf(out, "i %s_unique_nmsg 0 %d\n", label, nmsg);
-  sizes = malloc((nmsg > 0 ? (size_t)nmsg : 1) * sizeof *sizes);
-  pw_data_size(gsh, sizes);
-  for (int i = 0; i < nmsg; ++i) fprintf(out, "i %s_unique_size %d %d\n", label, i, sizes[i]);
-  free(sizes);
+  snprintf(unique_label, sizeof unique_label, "%s_unique", label);
+  put_pw_data(gsh, unique_label);
   gs_free(gsh);
 }
 
