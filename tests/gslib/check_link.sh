@@ -16,6 +16,9 @@ for name in gslib_gs_setup gslib_gs gslib_gs_vec gslib_gs_many gslib_igs gslib_g
   kind=$(nm "$work/calls_gsr" | awk -v n="$name" '$NF == n {print $(NF-1)}')
   [ "$kind" = U ] || { echo "check_link: $name is '${kind:-absent}' in calls_gsr, expected U (from gsr)" >&2; exit 1; }
 done
-ldd "$work/calls_gsr" | grep -q 'libgsr\.so.* => /' ||
-  { echo "check_link: ldd does not resolve libgsr for calls_gsr" >&2; exit 1; }
+# ldd's whole output is read first: piped into `grep -q`, which stops at the first match, ldd
+# could die of SIGPIPE and pipefail would fail the check (it did once, in CI's Open MPI stage).
+libraries=$(ldd "$work/calls_gsr")
+grep -q 'libgsr\.so.* => /' <<<"$libraries" ||
+  { echo "check_link: ldd does not resolve libgsr for calls_gsr:" >&2; echo "$libraries" >&2; exit 1; }
 echo "check_link: no gs.o; the gather-scatter names come from gsr's libraries"
