@@ -41,6 +41,26 @@ void publish(const std::string& temporary, const std::string& path) {
 
 void discard(const std::string& temporary) noexcept { std::remove(temporary.c_str()); }
 
+bool same_file(const std::string& a, const std::string& b) noexcept {
+  namespace fs = std::filesystem;
+  std::error_code error;
+  if (fs::exists(a, error) && fs::exists(b, error)) {
+    const bool same = fs::equivalent(a, b, error);
+    if (!error) return same;
+  }
+  auto canonical = [](const std::string& path) {
+    std::error_code ignored;
+    const fs::path absolute = fs::absolute(path, ignored);
+    const fs::path resolved = fs::weakly_canonical(absolute, ignored);
+    return (resolved.empty() ? absolute : resolved).lexically_normal();
+  };
+  try {
+    return canonical(a) == canonical(b);
+  } catch (...) {  // allocation failure: say "different", the caller then writes as asked
+    return a == b;
+  }
+}
+
 void write_text_file(const std::string& path, const std::string& text, const std::string& what) {
   const std::string temporary = temporary_name(path);
   {

@@ -24,6 +24,11 @@ void publish(const std::string& temporary, const std::string& path);
 /// Removes `temporary` if it exists; never throws (for failure paths).
 void discard(const std::string& temporary) noexcept;
 
+/// Whether `a` and `b` name one file: for existing paths the same file system entry
+/// (std::filesystem::equivalent: links and other spellings), else the same weakly
+/// canonical absolute path ("./x" and "x", "d/../x" and "x"). Never throws.
+bool same_file(const std::string& a, const std::string& b) noexcept;
+
 /// Writes `text` to `path` by way of a temporary; throws Error(io) naming `what` and `path`.
 void write_text_file(const std::string& path, const std::string& text, const std::string& what);
 

@@ -32,6 +32,10 @@ void check_layout(const std::string& path, const MeshLayout& layout) {
   if (layout.elements < 1) file.fail("cannot write a mesh without elements (E = 0)");
   if (layout.partition && layout.partition_ranks < 1)
     file.fail("a partition needs its rank count (partition_ranks >= 1)");
+  // FILE.xmf is the sidecar's own name: written there, it would replace the mesh.
+  if (layout.coordinates && same_file(path, xdmf_path(path)))
+    file.fail("its XDMF sidecar '" + xdmf_path(path) +
+              "' would be written over the mesh file itself; name the mesh FILE.h5");
 }
 
 /// A dataset of `shape` whose first dimension counts rows. Chunked (about 1 MiB per chunk)

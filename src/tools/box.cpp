@@ -3,6 +3,8 @@
 #include "tools/box.hpp"
 
 #include <algorithm>
+#include <cstdint>
+#include <cstdio>
 #include <cmath>
 #include <numbers>
 #include <numeric>
@@ -77,12 +79,28 @@ void BoxSpec::validate() const {
       fail(std::string("a periodic axis needs at least 2 elements (") + "xyz"[d] +
            " has 1, so an element would meet itself)");
   }
+  // Every size of the file is a product of the counts; each must fit the format's signed
+  // 64-bit ids and indices (docs/mesh-format.md), or it would wrap to a small wrong number.
+  std::string given;
+  for (int d = 0; d < dim; ++d) given += (d ? "," : "") + std::to_string(elements[d]);
+  auto too_large = [&](const char* what, long double value) {
+    char amount[32];
+    std::snprintf(amount, sizeof amount, "%.3Lg", value);
+    fail("--elements " + given + " at order " + std::to_string(order) + " makes " + amount + " " + what +
+         ", more than the mesh format's 64-bit ids and indices hold (2^63 - 1)");
+  };
+  // (The distinct ids are never more than the entries.)
+  constexpr long double limit = static_cast<long double>(INT64_MAX);
+  long double count = 1;
+  for (int d = 0; d < dim; ++d) count *= static_cast<long double>(elements[d]);
+  const long double entries = count * nodes_per_element();
+  if (count > limit) too_large("elements", count);
+  if (entries > limit) too_large("entries (ids of /mesh/global_ids)", entries);
+  if (coordinates && entries * dim > limit) too_large("coordinate values", entries * dim);
   if (partition_ranks < 0) fail("a partition needs a positive rank count");
   if (partition_ranks > 0 && partition_ranks > element_count())
     fail("cannot partition " + std::to_string(element_count()) + " elements for " +
          std::to_string(partition_ranks) + " ranks");
-  const double entries = static_cast<double>(element_count()) * nodes_per_element();
-  if (entries > 9.0e18) fail("the mesh is too large for 64-bit ids");
 }
 
 std::int64_t BoxSpec::element_count() const { return elements[0] * elements[1] * elements[2]; }

@@ -18,6 +18,8 @@
 
 #include <mpi.h>
 
+#include <cmath>
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <new>
@@ -117,7 +119,15 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"blocks", "partition"}));
   app.add_option("--tolerance", args.check.tolerance,
                  "largest coordinate spread allowed among a node's copies (default 1e-9 x box diagonal)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(CLI::Validator(
+          [](std::string& text) {  // CLI::NonNegativeNumber names DBL_MAX in 300 digits
+            char* end = nullptr;
+            const double value = std::strtod(text.c_str(), &end);
+            if (end == text.c_str() || *end || !std::isfinite(value) || value < 0)
+              return "'" + text + "' is not a finite number >= 0";
+            return std::string();
+          },
+          "X >= 0"));
   bool no_compare = false;
   app.add_flag("--no-method-comparison", no_compare, "skip running every exchange method");
   std::string inject;  // testing only: the comparison must catch a method whose answers differ

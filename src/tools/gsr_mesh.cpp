@@ -5,13 +5,23 @@
 //
 // A serial program: the writer streams the mesh slab by slab, so memory stays O(slab).
 #include "tools/box.hpp"
+#include "tools/outputs.hpp"
 #include "tools/progress.hpp"
 
 #include <CLI/CLI.hpp>
 
 #include <iostream>
+#include <limits>
 
 namespace {
+
+/// Refuses, before anything is computed or written, a mesh or sidecar path that cannot be
+/// written or that is the other's (`-o box.xmf` would have its sidecar replace it).
+void check_outputs(const std::string& output, bool sidecar) {
+  const std::string problem = gsr::tools::output_problem(
+      {{"-o", output}, {"its XDMF sidecar", sidecar ? gsr::xdmf_path(output) : std::string()}});
+  if (!problem.empty()) throw gsr::Error(gsr::ErrorCode::invalid_argument, problem + "; nothing was written");
+}
 
 std::array<bool, 3> parse_axes(const std::vector<std::string>& names) {
   std::array<bool, 3> axes{};
@@ -42,7 +52,8 @@ CLI::App* add_box_command(CLI::App& app, BoxArguments& args) {
       ->check(CLI::Range(1, gsr::tools::BoxSpec::max_order));
   box->add_option("--periodic", args.periodic, "periodic axes, e.g. x or x,z")->delimiter(',');
   box->add_flag("--deform", spec.deform, "apply a smooth curvilinear deformation");
-  box->add_option("--partition", spec.partition_ranks, "also write a partition for P ranks")->check(CLI::PositiveNumber);
+  box->add_option("--partition", spec.partition_ranks, "also write a partition for P ranks")
+      ->check(CLI::Range(1, std::numeric_limits<int>::max()));
   box->add_flag("--no-coordinates", args.no_coordinates, "omit /mesh/coordinates (and the XDMF sidecar)");
   box->add_option("-o,--output", args.output, "mesh file to write (FILE.h5)")->required();
   return box;
@@ -59,6 +70,7 @@ void write_box_file(BoxArguments args) {
   spec.periodic = parse_axes(args.periodic);
   spec.coordinates = !args.no_coordinates;
   spec.validate();
+  check_outputs(args.output, spec.coordinates);
   // Only on a terminal, so logs and pipes stay clean.
   gsr::tools::ProgressBar bar(gsr::tools::stderr_is_terminal(), "elements");
   gsr::tools::write_box(spec, args.output, std::ref(bar));
@@ -86,6 +98,7 @@ int main(int argc, char** argv) {
     if (box->parsed()) {
       write_box_file(box_args);
     } else if (two->parsed()) {
+      check_outputs(two_output, true);
       gsr::tools::write_two_element(two_output);
       std::cout << "gsr-mesh: wrote " << two_output << ": the seed's two-element example (ids of Table 1); sidecar "
                 << gsr::xdmf_path(two_output) << "\n";

@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <mutex>
@@ -99,12 +100,23 @@ double CostModel::predict(Method method, const std::vector<StageStats>& stages, 
 
 namespace {
 
-[[noreturn]] void bad_file(const std::string& path, const std::string& what) {
-  throw Error(ErrorCode::invalid_argument, "gsr: GSR_MACHINE='" + path + "': " + what +
-                                               " (write one with gsr-bench --calibrate; docs/scaling.md)");
+/// The file and how it was named: "GSR_MACHINE='m.json'" or "--machine 'm.json'".
+struct MachineFile {
+  std::string path, label;
+};
+
+[[noreturn]] void bad_file(const MachineFile& file, const std::string& what) {
+  throw Error(ErrorCode::invalid_argument,
+              "gsr: " + file.label + ": " + what + " (write one with gsr-bench --calibrate; docs/scaling.md)");
 }
 
-double positive(const nlohmann::json& document, const char* name, const std::string& path, bool required,
+/// A JSON value as the file has it, cut short if long.
+std::string brief(const nlohmann::json& value) {
+  const std::string text = value.dump();
+  return text.size() <= 60 ? text : text.substr(0, 57) + "...";
+}
+
+double positive(const nlohmann::json& document, const char* name, const MachineFile& path, bool required,
                 const char* unit = "seconds") {
   if (!document.contains(name)) {
     if (required) bad_file(path, std::string("has no \"") + name + "\"");
@@ -117,21 +129,8 @@ double positive(const nlohmann::json& document, const char* name, const std::str
   return value.get<double>();
 }
 
-}  // namespace
-
-CostModel read_machine_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) bad_file(path, "cannot be opened");
-  std::stringstream text;
-  text << in.rdbuf();
-  nlohmann::json document;
-  try {
-    document = nlohmann::json::parse(text.str());
-  } catch (const nlohmann::json::exception& e) {
-    bad_file(path, std::string("is not JSON: ") + e.what());
-  }
-  if (!document.is_object() || document.value("format", "") != "gsr-machine")
-    bad_file(path, "is not a gsr machine file (its \"format\" is not \"gsr-machine\")");
+/// The model a parsed machine file (an object of format "gsr-machine") describes.
+CostModel model_of(const nlohmann::json& document, const MachineFile& path) {
   CostModel model;
   model.alpha = positive(document, "alpha_seconds", path, true);
   model.beta = positive(document, "beta_seconds_per_byte", path, true);
@@ -172,7 +171,40 @@ CostModel read_machine_file(const std::string& path) {
       model.call_seconds[code] = value.get<double>();
     }
   }
-  model.source = path;
+  return model;
+}
+
+}  // namespace
+
+CostModel read_machine_file(const std::string& file_name, const std::string& named_by) {
+  const MachineFile path{file_name, named_by == "GSR_MACHINE" ? "GSR_MACHINE='" + file_name + "'"
+                                                              : named_by + " '" + file_name + "'"};
+  std::error_code error;
+  if (std::filesystem::is_directory(file_name, error)) bad_file(path, "is a folder, not a file");
+  std::ifstream in(file_name);
+  if (!in) bad_file(path, "cannot be opened");
+  std::stringstream text;
+  text << in.rdbuf();
+  nlohmann::json document;
+  try {
+    document = nlohmann::json::parse(text.str());
+  } catch (const nlohmann::json::exception& e) {
+    bad_file(path, std::string("is not JSON: ") + e.what());
+  }
+  if (!document.is_object()) bad_file(path, "is not a gsr machine file (it holds " + brief(document) + ", not an object)");
+  if (!document.contains("format")) bad_file(path, "is not a gsr machine file (it has no \"format\")");
+  if (document.at("format") != "gsr-machine")
+    bad_file(path, "is not a gsr machine file (its \"format\" is " + brief(document.at("format")) +
+                       ", not \"gsr-machine\")");
+  // model_of checks every member's type; a JSON error from it would be a gap in those
+  // checks, and is still this file's fault, not an internal error.
+  CostModel model;
+  try {
+    model = model_of(document, path);
+  } catch (const nlohmann::json::exception& e) {
+    bad_file(path, std::string("has a member of the wrong type: ") + e.what());
+  }
+  model.source = file_name;
   model.calibrated = true;
   return model;
 }

@@ -76,7 +76,10 @@ struct CostModel {
 /// unreadable, not JSON, not a gsr-machine file, or a value missing, not a number or <= 0.
 CostModel machine_model_from_environment();
 
-/// Reads a machine file (docs/scaling.md, "Calibration"); errors as above.
-CostModel read_machine_file(const std::string& path);
+/// Reads a machine file (docs/scaling.md, "Calibration"); errors as above, naming the file
+/// as `named_by` does: "GSR_MACHINE" (GSR_MACHINE='m.json') or an option such as
+/// "--machine" (--machine 'm.json'). Every member is checked for its JSON type; the
+/// message says which one is wrong.
+CostModel read_machine_file(const std::string& path, const std::string& named_by = "GSR_MACHINE");
 
 }  // namespace gsr::detail

@@ -138,3 +138,37 @@ TEST(AtomicWrite, CollectiveWriterPublishesOnlyACompleteFile) {
 }
 
 }  // namespace
+
+namespace {
+
+// A mesh named FILE.xmf has its sidecar's own name (E-IO-WRITE-SIDECAR): both writers
+// refuse it before writing anything, and what was at that path stays as it was.
+TEST(AtomicWrite, WritersRefuseAMeshNamedLikeItsSidecar) {
+  ScratchDir dir("gsr-atomic-sidecar");
+  const std::string path = dir.file("mesh.xmf");
+  if (world_rank() == 0) std::ofstream(path) << "keep me\n";
+  MPI_Barrier(MPI_COMM_WORLD);
+  auto expect_refused = [&](const char* writer, const auto& write) {
+    try {
+      write();
+      ADD_FAILURE() << writer << " wrote a mesh over its own sidecar";
+    } catch (const gsr::Error& e) {
+      EXPECT_EQ(e.code(), gsr::ErrorCode::io) << writer;
+      EXPECT_NE(std::string(e.what()).find("would be written over the mesh file itself"), std::string::npos)
+          << writer << ": " << e.what();
+    }
+    EXPECT_EQ(contents(path), "keep me\n") << writer;
+  };
+  if (world_rank() == 0) {
+    gsr::MeshLayout layout = quad_layout(1);
+    layout.coordinates = true;
+    expect_refused("MeshWriter", [&] { gsr::MeshWriter writer(dir.file("./mesh.xmf"), layout); });
+  }
+  gsr::Mesh mesh = two_quads();
+  mesh.coordinates.assign(mesh.ids.size() * 2, 0.5);
+  expect_refused("write_mesh", [&] { gsr::write_mesh(path, mesh, MPI_COMM_WORLD); });
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (world_rank() == 0) EXPECT_EQ(names_in(dir.path()), (std::set<std::string>{"mesh.xmf"}));
+}
+
+}  // namespace

@@ -9,19 +9,22 @@
 //   mpiexec -n 2 gsr-bench --primitives --block-bytes 8,65536
 //   mpiexec -n 2 gsr-bench --calibrate machine.json; GSR_MACHINE=machine.json ...
 //
-// Exit codes: 0 done (or --check passed), 1 --check (or --primitives' comparison with MPI)
-// found a difference, 2 the mesh cannot be
-// loaded or an output file cannot be written; command-line mistakes give CLI11's codes.
+// Exit codes, the same on every rank: 0 done (or --check passed), 1 --check (or
+// --primitives' comparison with MPI) found a difference, 2 the mesh or machine file cannot
+// be read or an output file cannot be written (the outputs are checked before anything is
+// measured); command-line mistakes give CLI11's codes.
 #include "tools/bench/calibrate.hpp"
 #include "tools/bench/check.hpp"
 #include "tools/bench/measure.hpp"
 #include "tools/bench/primitives.hpp"
+#include "tools/outputs.hpp"
 #include "tune/cost_model.hpp"
 
 #include <gsr/error.hpp>
 
 #include <CLI/CLI.hpp>
 
+#include <cstdlib>
 #include <iostream>
 #include <sstream>
 
@@ -81,7 +84,29 @@ void add_options(CLI::App& app, Arguments& args) {
 /// The model the timings are set against: --machine, else GSR_MACHINE, else the defaults.
 gsr::detail::CostModel model_of(const Arguments& args) {
   return args.machine.empty() ? gsr::detail::machine_model_from_environment()
-                              : gsr::detail::read_machine_file(args.machine);
+                              : gsr::detail::read_machine_file(args.machine, "--machine");
+}
+
+/// What is wrong with the files this run would write, as rank 0 (which writes them) sees
+/// it, on every rank; empty if nothing. Checked before anything is measured.
+std::string output_problem(const Arguments& args, MPI_Comm comm, int rank) {
+  std::string problem;
+  if (rank == 0) {
+    problem = gsr::tools::output_problem(
+        {{"--calibrate", args.calibrate}, {"--json", args.json_path}, {"--csv", args.csv_path}},
+        {{"--mesh", args.mesh}, {"--machine", args.machine}});
+    // Auto's handles (and the predictions) read GSR_MACHINE; a report must not replace it.
+    // --calibrate may: that is how a machine file is measured again.
+    const char* machine = std::getenv("GSR_MACHINE");
+    if (problem.empty() && machine && *machine)
+      problem = gsr::tools::output_problem({{"--json", args.json_path}, {"--csv", args.csv_path}},
+                                           {{"GSR_MACHINE", machine}});
+  }
+  unsigned long long length = problem.size();
+  MPI_Bcast(&length, 1, MPI_UNSIGNED_LONG_LONG, 0, comm);
+  problem.resize(length);
+  MPI_Bcast(problem.data(), static_cast<int>(length), MPI_CHAR, 0, comm);
+  return problem;
 }
 
 /// --check: prints the verdict on rank 0; every rank returns the same code.
@@ -160,19 +185,31 @@ int run_calibrate(const Problem& problem, const Arguments& args, MPI_Comm comm, 
   return done;
 }
 
-int run(const Arguments& args, MPI_Comm comm, int argc, char** argv) {
-  int rank = 0;
-  MPI_Comm_rank(comm, &rank);
+int run_on_this_rank(const Arguments& args, MPI_Comm comm, int rank, int argc, char** argv) {
   try {
     if (args.primitives) return run_primitives(args, comm, rank, argc, argv);
     const Problem problem =
         args.mesh.empty() ? box_problem(args.dim, args.elements, args.order, comm) : mesh_problem(args.mesh, comm);
     if (!args.calibrate.empty()) return run_calibrate(problem, args, comm, rank, argc, argv);
     return args.check ? run_check(problem, args, comm, rank) : run_bench(problem, args, comm, rank, argc, argv);
-  } catch (const gsr::Error& e) {
+  } catch (const std::exception& e) {  // gsr::Error, and the unforeseen (out of memory, ...)
     std::cerr << "gsr-bench: error: " << e.what() << "\n";
     return unusable;
   }
+}
+
+/// Every rank returns the same code: rank 0 alone writes the files, and a failure there
+/// is every rank's failure (docs/tools.md, "Exit codes").
+int run(const Arguments& args, MPI_Comm comm, int argc, char** argv) {
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  if (const std::string problem = output_problem(args, comm, rank); !problem.empty()) {
+    if (rank == 0) std::cerr << "gsr-bench: error: " << problem << "; nothing was run\n";
+    return unusable;
+  }
+  int code = run_on_this_rank(args, comm, rank, argc, argv);
+  MPI_Allreduce(MPI_IN_PLACE, &code, 1, MPI_INT, MPI_MAX, comm);
+  return code;
 }
 
 }  // namespace

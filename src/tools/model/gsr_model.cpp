@@ -10,8 +10,10 @@
 //
 // Exit codes: 0 done, 2 the mesh or machine file cannot be read or an output file cannot be
 // written; command-line mistakes give CLI11's codes.
+#include "io/files.hpp"
 #include "model/predict.hpp"
 #include "tools/model/problem.hpp"
+#include "tools/outputs.hpp"
 
 #include <gsr/error.hpp>
 #include <gsr/types.hpp>
@@ -20,8 +22,10 @@
 #include <nlohmann/json.hpp>
 #include <mpi.h>
 
+#include <charconv>
+#include <cmath>
 #include <cstdio>
-#include <fstream>
+#include <cstdlib>
 #include <iostream>
 #include <sstream>
 
@@ -42,32 +46,47 @@ struct Arguments {
   std::string machine, json_path, csv_path;
 };
 
+constexpr std::size_t max_rank_counts = 1000;  // rank counts in one run
+
+/// One rank count of --ranks: a whole number from 2 to max_ranks.
+long long rank_count(const std::string& item) {
+  long long value = 0;
+  const auto [end, error] = std::from_chars(item.data(), item.data() + item.size(), value);
+  if (error != std::errc() || end != item.data() + item.size() || value < 2 || value > max_ranks)
+    throw CLI::ValidationError("--ranks", "'" + item + "' is not a rank count (a whole number from 2 to " +
+                                              std::to_string(max_ranks) + ")");
+  return value;
+}
+
 /// "2,3,4" as given; "a,b,...,c" continues a, b geometrically when b is a multiple of a,
-/// else arithmetically, up to c.
+/// else arithmetically, up to c. At most max_rank_counts of them.
 std::vector<int> parse_ranks(const std::vector<std::string>& items, int ranks_max) {
   std::vector<long long> out;
+  auto add = [&](long long p) {
+    if (out.size() >= max_rank_counts)
+      throw CLI::ValidationError("--ranks", "more than " + std::to_string(max_rank_counts) +
+                                                " rank counts; choose a coarser sequence");
+    out.push_back(p);
+  };
   for (std::size_t i = 0; i < items.size(); ++i) {
     if (items[i] != "...") {
-      out.push_back(std::stoll(items[i]));
+      add(rank_count(items[i]));
       continue;
     }
-    if (out.size() < 2 || i + 1 >= items.size())
+    if (out.size() < 2 || i + 1 >= items.size() || items[i + 1] == "...")
       throw CLI::ValidationError("--ranks", "'...' needs two values before it and one after");
-    const long long a = out[out.size() - 2], b = out.back(), last = std::stoll(items[i + 1]);
-    const bool geometric = a > 0 && b > a && b % a == 0;
+    // All three are at most max_ranks (2^22): the steps below cannot overflow.
+    const long long a = out[out.size() - 2], b = out.back(), last = rank_count(items[i + 1]);
+    const bool geometric = b > a && b % a == 0;
     if (!geometric && b <= a) throw CLI::ValidationError("--ranks", "'...' needs an increasing sequence");
     for (long long next = geometric ? b * (b / a) : b + (b - a); next < last; next = geometric ? next * (b / a) : next + (b - a))
-      out.push_back(next);
+      add(next);
   }
   if (ranks_max > 0) {
-    for (long long p = 2; p < ranks_max; p *= 2) out.push_back(p);
-    out.push_back(ranks_max);
+    for (long long p = 2; p < ranks_max; p *= 2) add(p);
+    add(ranks_max);
   }
-  std::vector<int> ranks;
-  for (long long p : out) {
-    if (p < 2 || p > (1 << 30)) throw CLI::ValidationError("--ranks", "rank counts must be 2 to 2^30, not " + std::to_string(p));
-    ranks.push_back(static_cast<int>(p));
-  }
+  std::vector<int> ranks(out.begin(), out.end());
   std::sort(ranks.begin(), ranks.end());
   ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
   if (ranks.empty()) throw CLI::ValidationError("--ranks", "give --ranks or --ranks-max");
@@ -77,7 +96,7 @@ std::vector<int> parse_ranks(const std::vector<std::string>& items, int ranks_ma
 /// The model's parameters: defaults, then the machine file, then --alpha / --beta.
 gsr::detail::CostModel model_parameters(const Arguments& args) {
   gsr::detail::CostModel model;
-  if (!args.machine.empty()) model = gsr::detail::read_machine_file(args.machine);
+  if (!args.machine.empty()) model = gsr::detail::read_machine_file(args.machine, "--machine");
   if (args.alpha) model.alpha = *args.alpha;
   if (args.beta) model.beta = *args.beta;
   if (args.alpha || args.beta) model.source += ", overridden on the command line";
@@ -117,18 +136,35 @@ int run(const Arguments& args) {
   spec.partition = args.partition == "slab" ? Partition::slab : Partition::cube;
   spec.elements_per_rank = args.elements_per_rank;
   spec.elements = args.elements;
-  for (char axis : args.periodic)
-    if (axis != ',') spec.periodic[static_cast<std::size_t>(axis - 'x')] = true;
+  for (char axis : args.periodic) {
+    if (axis == ',') continue;
+    const int d = axis - 'x';
+    if (d >= spec.dim)
+      throw CLI::ValidationError("--periodic", std::string("axis ") + axis + " is not an axis of a " +
+                                                   std::to_string(spec.dim) + "-D box (--box " + args.box + ")");
+    spec.periodic[static_cast<std::size_t>(d)] = true;
+  }
   spec.mesh_path = args.mesh;
   spec.mesh_own_partition = args.mesh_partition == "file";
   if (spec.mesh_path.empty() && spec.elements_per_rank == 0 && spec.elements.empty()) spec.elements_per_rank = 64;
   if (spec.elements.size() > 1 && static_cast<int>(spec.elements.size()) != spec.dim)
     throw CLI::ValidationError("--elements", "give one total or " + std::to_string(spec.dim) + " counts per axis");
-  if (!spec.mesh_path.empty()) load_mesh(spec);
+  // Everything the command line decides is checked before the mesh is read or anything
+  // is computed.
   const bool file_ranks = spec.mesh_own_partition && args.ranks.empty() && args.ranks_max == 0;
-  const std::vector<int> ranks =
-      file_ranks ? std::vector<int>{spec.mesh_partition_ranks} : parse_ranks(args.ranks, args.ranks_max);
+  std::vector<int> ranks = file_ranks ? std::vector<int>{} : parse_ranks(args.ranks, args.ranks_max);
+  for (const int P : ranks)
+    if (const std::string problem = box_size_problem(spec, P); !problem.empty())
+      throw CLI::ValidationError(spec.weak() ? "--elements-per-rank" : "--elements",
+                                 spec.weak() ? "at --ranks " + std::to_string(P) + ", " + problem : problem);
+  if (const std::string problem =
+          gsr::tools::output_problem({{"--json", args.json_path}, {"--csv", args.csv_path}},
+                                     {{"--mesh", args.mesh}, {"--machine", args.machine}});
+      !problem.empty())
+    throw gsr::Error(gsr::ErrorCode::invalid_argument, problem + "; nothing was run");
   const gsr::detail::CostModel model = model_parameters(args);
+  if (!spec.mesh_path.empty()) load_mesh(spec);
+  if (file_ranks) ranks = {spec.mesh_partition_ranks};
   const std::string& source = model.source;
 
   nlohmann::json report = {{"tool", "gsr-model"},
@@ -180,12 +216,8 @@ int run(const Arguments& args) {
     }
     report["results"].push_back(std::move(result));
   }
-  auto write = [](const std::string& path, const std::string& text) {
-    std::ofstream out(path);
-    if (!(out << text)) throw gsr::Error(gsr::ErrorCode::io, "gsr-model: cannot write '" + path + "'");
-  };
-  if (!args.json_path.empty()) write(args.json_path, report.dump(2) + "\n");
-  if (!args.csv_path.empty()) write(args.csv_path, csv.str());
+  if (!args.json_path.empty()) gsr::io::write_text_file(args.json_path, report.dump(2) + "\n", "the gsr-model report");
+  if (!args.csv_path.empty()) gsr::io::write_text_file(args.csv_path, csv.str(), "the gsr-model report");
   return 0;
 }
 
@@ -212,9 +244,19 @@ int main(int argc, char** argv) {
   app.add_option("--partition", args.partition, "slab (along the last axis) or cube (near-cubic blocks)")
       ->check(CLI::IsMember({"slab", "cube"}))->excludes(mesh)->capture_default_str();
   app.add_option("--ranks", args.ranks, "rank counts: 2,3,4 or 2,4,...,131072")->delimiter(',');
-  app.add_option("--ranks-max", args.ranks_max, "powers of two from 2, and this")->check(CLI::Range(2, 1 << 30));
-  app.add_option("--alpha", args.alpha, "seconds per message")->check(CLI::PositiveNumber);
-  app.add_option("--beta", args.beta, "seconds per byte")->check(CLI::PositiveNumber);
+  app.add_option("--ranks-max", args.ranks_max, "powers of two from 2, and this")->check(CLI::Range(2, max_ranks));
+  // CLI::PositiveNumber lets NaN through, and names DBL_MAX in 300 digits.
+  const CLI::Validator seconds(
+      [](std::string& text) {
+        char* end = nullptr;
+        const double value = std::strtod(text.c_str(), &end);
+        if (end == text.c_str() || *end || !std::isfinite(value) || value <= 0)
+          return "'" + text + "' is not a finite number of seconds > 0";
+        return std::string();
+      },
+      "S > 0");
+  app.add_option("--alpha", args.alpha, "seconds per message")->check(seconds);
+  app.add_option("--beta", args.beta, "seconds per byte")->check(seconds);
   app.add_option("--machine", args.machine, "JSON machine file: alpha_seconds, beta_seconds_per_byte");
   app.add_option("--json", args.json_path, "also write the results as JSON to this file");
   app.add_option("--csv", args.csv_path, "also write the results as CSV to this file");
@@ -224,8 +266,11 @@ int main(int argc, char** argv) {
     code = run(args);
   } catch (const CLI::Error& e) {
     code = app.exit(e);
+  } catch (const std::bad_alloc&) {
+    std::cerr << "gsr-model: error: out of memory; simulate fewer or smaller --ranks\n";
+    code = 2;
   } catch (const std::exception& e) {
-    std::cerr << e.what() << '\n';
+    std::cerr << "gsr-model: error: " << e.what() << '\n';
     code = 2;
   }
   int initialized = 0, finalized = 0;

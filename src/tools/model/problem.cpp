@@ -7,6 +7,7 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <cstdio>
 
 namespace gsr::tools::model {
 
@@ -91,6 +92,27 @@ nlohmann::json ProblemSpec::describe() const {
   if (weak()) j["elements_per_rank"] = elements_per_rank;
   else j["elements"] = elements;
   return j;
+}
+
+std::string box_size_problem(const ProblemSpec& spec, int ranks) {
+  if (!spec.mesh_path.empty()) return {};
+  // In long double: the counts given may overflow 64 bits when multiplied.
+  long double elements = 1;
+  std::string axes_given;
+  if (spec.weak()) {
+    elements = static_cast<long double>(spec.elements_per_rank) * ranks;  // E per block, P blocks
+  } else {
+    for (const std::int64_t e : spec.elements) {
+      elements *= static_cast<long double>(e);
+      axes_given += (axes_given.empty() ? "" : " x ") + std::to_string(e);
+    }
+  }
+  if (elements <= static_cast<long double>(max_box_elements)) return {};
+  char amount[32];
+  std::snprintf(amount, sizeof amount, "%.3Lg", elements);
+  const bool per_axis = spec.elements.size() > 1 && !spec.weak();
+  return std::string("a box of ") + amount + " elements" + (per_axis ? " (" + axes_given + ")" : "") +
+         ", more than the 2^40 gsr-model simulates";
 }
 
 Instance build_instance(const ProblemSpec& spec, int ranks) {

@@ -46,6 +46,18 @@ struct Instance {
   nlohmann::json shape;                 // box elements and blocks per axis, entries per rank
 };
 
+/// The largest box gsr-model simulates: 2^40 elements (the bound of --elements). Its axes'
+/// element counts times any rank count (<= max_ranks), and its node numbers (<= 2^40 65^3),
+/// then stay far inside 64 bits.
+inline constexpr std::int64_t max_box_elements = std::int64_t{1} << 40;
+/// The most virtual ranks: the plan statistics take about 1 KB per virtual rank and method
+/// (docs/tools.md, "gsr-model").
+inline constexpr int max_ranks = 1 << 22;
+
+/// Empty if the box at `ranks` virtual ranks is within max_box_elements; else why not,
+/// with its element counts (a mesh file: always empty).
+std::string box_size_problem(const ProblemSpec& spec, int ranks);
+
 Instance build_instance(const ProblemSpec& spec, int ranks);
 
 /// Reads the mesh file's ids in this one process (calls MPI_Init if needed: the loader is
