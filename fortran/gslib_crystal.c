@@ -74,13 +74,14 @@ static const struct router *find_router(sint h, const char *call) {
   return &routers[h];
 }
 
-/* A transfer on `comm` of `count` records; 1 on success (the outputs are malloc'd). */
+/* A transfer on `comm` of `count` tuples of `layout` (integers, longs, reals each), which
+ * every rank must pass alike; 1 on success (the outputs are malloc'd). */
 static int transfer(const char *call, MPI_Comm comm, const void *records, size_t count,
-                    size_t record_bytes, const int *destinations, void **received, int **sources,
-                    size_t *received_count) {
+                    size_t record_bytes, const int64_t layout[3], const int *destinations,
+                    void **received, int **sources, size_t *received_count) {
   gsr_shim_enter(call);
-  gsr_transfer(records, count, record_bytes, destinations, comm, GSR_TRANSFER_AUTO, received,
-               sources, received_count, NULL);
+  gsr_shim_transfer_tuples(records, count, record_bytes, destinations, comm, layout, received,
+                           sources, received_count);
   gsr_shim_leave();
   return gsr_last_error() == GSR_SUCCESS;
 }
@@ -108,7 +109,8 @@ static void run_setup(sint *handle, const MPI_Fint *fcomm, const sint *np) {
   void *received = NULL;
   int *sources = NULL;
   size_t count = 0;
-  if (!transfer(call, comm, NULL, 0, 1, NULL, &received, &sources, &count)) return;
+  const int64_t no_tuples[3] = {0, 0, 0};
+  if (!transfer(call, comm, NULL, 0, 1, no_tuples, NULL, &received, &sources, &count)) return;
   const int h = add_router(comm);
   if (h < 0) {
     report(call, GSR_ERR_INTERNAL, "out of memory for the handle table");
@@ -171,7 +173,9 @@ static void run_transfer(const char *call, const char *m_name, const sint *handl
   if (count && (!records || !destinations)) {
     free(records);
     free(destinations);
-    report(call, GSR_ERR_INTERNAL, "out of memory for %zu tuples of %zu bytes", count, record);
+    char message[128];
+    snprintf(message, sizeof message, "out of memory for %zu tuples of %zu bytes", count, record);
+    gsr_shim_fail_transfer(router->comm, GSR_ERR_INTERNAL, call, message);
     return;
   }
   const size_t long_offset = ints * sizeof(sint), real_offset = long_offset + longs * sizeof(slong);
@@ -186,8 +190,9 @@ static void run_transfer(const char *call, const char *m_name, const sint *handl
   void *received = NULL;
   int *sources = NULL;
   size_t arrived = 0;
-  const int ok = transfer(call, router->comm, records, count, record, destinations, &received,
-                          &sources, &arrived);
+  const int64_t layout[3] = {(int64_t)ints, (int64_t)longs, (int64_t)reals};
+  const int ok = transfer(call, router->comm, records, count, record, layout, destinations,
+                          &received, &sources, &arrived);
   free(records);
   free(destinations);
   if (!ok) return;

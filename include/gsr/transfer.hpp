@@ -24,6 +24,7 @@
 #include <mpi.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <span>
@@ -93,6 +94,21 @@ TransferResult transfer_bytes(const void* records, std::size_t count, std::size_
                               std::span<const int> destinations, MPI_Comm comm,
                               const std::function<void*(std::size_t count)>& make_room,
                               TransferMethod method = TransferMethod::automatic);
+
+/// What a record holds when it is a tuple of columns (the Fortran crystal router's `mi`,
+/// `ml` and `mr`): integers, longs and reals, in that order.
+struct TupleLayout {
+  std::int64_t integers = 0;
+  std::int64_t longs = 0;
+  std::int64_t reals = 0;
+};
+
+/// transfer_bytes for tuples of `layout`, which every rank must pass alike, not only their
+/// size: records of one size but other columns would be read wrongly
+/// (E-TRANSFER-DISAGREE-LAYOUT). The method is automatic.
+TransferResult transfer_tuples(const void* records, std::size_t count, std::size_t record_bytes,
+                               std::span<const int> destinations, MPI_Comm comm,
+                               const std::function<void*(std::size_t count)>& make_room, const TupleLayout& layout);
 
 /// For wrappers that find an argument of their own bad (a Fortran tuple column, say) before
 /// they can pass it on: takes part in the other ranks' transfer on `comm` as a rank with a

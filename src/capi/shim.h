@@ -36,6 +36,11 @@ void gsr_shim_fail_call(struct gs_data *gsh, int code, const char *call, const c
 int gsr_shim_transfer(const void *records, size_t count, size_t record_bytes, const int *destinations,
                       size_t destination_count, MPI_Comm comm, int method, void **received, int **sources,
                       size_t *received_count, gsr_transfer_stats *stats);
+/* gsr_shim_transfer of tuples with `layout[3]` integers, longs and reals each, which every
+ * rank must pass alike (E-TRANSFER-MISMATCH), not only their size: the crystal router's. */
+int gsr_shim_transfer_tuples(const void *records, size_t count, size_t record_bytes, const int *destinations,
+                             MPI_Comm comm, const int64_t layout[3], void **received, int **sources,
+                             size_t *received_count);
 int gsr_shim_scatter(const void *data, size_t data_length, const int64_t *counts, size_t counts_count,
                      size_t value_bytes, int root, MPI_Comm comm, void **block, size_t *count,
                      gsr_tree_stats *stats);

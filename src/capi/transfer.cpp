@@ -15,6 +15,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <limits>
 #include <new>
 #include <span>
 
@@ -24,6 +25,7 @@ namespace {
 /// caller frees what it got either way).
 void* allocate(void*& room, std::size_t n, std::size_t bytes) {
   if (n == 0 || bytes == 0) return nullptr;
+  if (n > std::numeric_limits<std::size_t>::max() / bytes) throw std::bad_alloc();
   room = std::malloc(n * bytes);
   if (!room) throw std::bad_alloc();
   return room;
@@ -48,38 +50,31 @@ void copy_stats(const gsr::TreeStats& from, gsr_tree_stats* to) {
   to->header_bytes_received = from.header_bytes_received;
 }
 
-}  // namespace
-
-extern "C" {
-
-int gsr_transfer(const void* records, size_t count, size_t record_bytes, const int* destinations, MPI_Comm comm,
-                 int method, void** received, int** sources, size_t* received_count, gsr_transfer_stats* stats) {
-  return gsr_shim_transfer(records, count, record_bytes, destinations, count, comm, method, received, sources,
-                           received_count, stats);
-}
-
-int gsr_shim_transfer(const void* records, size_t count, size_t record_bytes, const int* destinations,
-                      size_t destination_count, MPI_Comm comm, int method, void** received, int** sources,
-                      size_t* received_count, gsr_transfer_stats* stats) {
+int transfer_into(const void* records, size_t count, size_t record_bytes, const int* destinations,
+                  size_t destination_count, MPI_Comm comm, int method, const gsr::TupleLayout* layout,
+                  void** received, int** sources, size_t* received_count, gsr_transfer_stats* stats) {
   if (received) *received = nullptr;
   if (sources) *sources = nullptr;
   if (received_count) *received_count = 0;
   void* room = nullptr;
-  int* from = nullptr;
+  void* from = nullptr;
   const bool ok = gsr::capi::guarded("gsr_transfer", comm, [&] {
     if (comm == MPI_COMM_NULL) throw gsr::Error(gsr::ErrorCode::invalid_argument, "comm is MPI_COMM_NULL");
+    // Both outputs are allocated inside the transfer, so running out of memory for either
+    // is a failure every rank learns of (E-TRANSFER-PEER-FAILED).
     std::function<void*(std::size_t)> make_room;
     if (received && sources && received_count)
-      make_room = [&](std::size_t n) { return allocate(room, n, record_bytes); };
+      make_room = [&](std::size_t n) {
+        allocate(from, n, sizeof(int));
+        return allocate(room, n, record_bytes);
+      };
     try {
+      const std::span<const int> to = destinations_of(destinations, destination_count);
       const gsr::TransferResult result =
-          gsr::transfer_bytes(records, count, record_bytes, destinations_of(destinations, destination_count),
-                              comm, make_room, static_cast<gsr::TransferMethod>(method));
-      if (!result.sources.empty()) {
-        from = static_cast<int*>(std::malloc(result.sources.size() * sizeof(int)));
-        if (!from) throw std::bad_alloc();
-        std::memcpy(from, result.sources.data(), result.sources.size() * sizeof(int));
-      }
+          layout ? gsr::transfer_tuples(records, count, record_bytes, to, comm, make_room, *layout)
+                 : gsr::transfer_bytes(records, count, record_bytes, to, comm, make_room,
+                                       static_cast<gsr::TransferMethod>(method));
+      if (!result.sources.empty()) std::memcpy(from, result.sources.data(), result.sources.size() * sizeof(int));
       if (stats) {
         const gsr::TransferRoundStats total = result.stats.total();
         stats->method = static_cast<int>(result.stats.method);
@@ -94,7 +89,7 @@ int gsr_shim_transfer(const void* records, size_t count, size_t record_bytes, co
         stats->largest_message_bytes = total.largest_message_bytes;
       }
       *received = room;
-      *sources = from;
+      *sources = static_cast<int*>(from);
       *received_count = result.count;
     } catch (...) {
       std::free(room);
@@ -103,6 +98,31 @@ int gsr_shim_transfer(const void* records, size_t count, size_t record_bytes, co
     }
   });
   return ok ? GSR_SUCCESS : gsr_last_error();
+}
+
+}  // namespace
+
+extern "C" {
+
+int gsr_transfer(const void* records, size_t count, size_t record_bytes, const int* destinations, MPI_Comm comm,
+                 int method, void** received, int** sources, size_t* received_count, gsr_transfer_stats* stats) {
+  return gsr_shim_transfer(records, count, record_bytes, destinations, count, comm, method, received, sources,
+                           received_count, stats);
+}
+
+int gsr_shim_transfer(const void* records, size_t count, size_t record_bytes, const int* destinations,
+                      size_t destination_count, MPI_Comm comm, int method, void** received, int** sources,
+                      size_t* received_count, gsr_transfer_stats* stats) {
+  return transfer_into(records, count, record_bytes, destinations, destination_count, comm, method, nullptr, received,
+                       sources, received_count, stats);
+}
+
+int gsr_shim_transfer_tuples(const void* records, size_t count, size_t record_bytes, const int* destinations,
+                             MPI_Comm comm, const int64_t layout[3], void** received, int** sources,
+                             size_t* received_count) {
+  const gsr::TupleLayout parts{layout[0], layout[1], layout[2]};
+  return transfer_into(records, count, record_bytes, destinations, count, comm, GSR_TRANSFER_AUTO, &parts, received,
+                       sources, received_count, nullptr);
 }
 
 int gsr_scatter(const void* data, const std::int64_t* counts, size_t value_bytes, int root, MPI_Comm comm, void** block,
@@ -149,15 +169,22 @@ int gsr_gather(const void* data, std::int64_t count, size_t value_bytes, int roo
   void* room = nullptr;
   std::int64_t* sizes = nullptr;
   const bool ok = gsr::capi::guarded("gsr_gather", comm, [&] {
+    // Both outputs are allocated inside the gather (the root's make_room), so running out of
+    // memory for either is a failure every rank learns of (E-SG-PEER-FAILED).
+    void* sizes_room = nullptr;
     std::function<void*(std::size_t)> make_room;
-    if (blocks && counts) make_room = [&](std::size_t n) { return allocate(room, n, value_bytes); };
+    if (blocks && counts)
+      make_room = [&](std::size_t n) {
+        int ranks = 0;
+        MPI_Comm_size(comm, &ranks);  // a valid communicator: make_room runs inside the gather
+        allocate(sizes_room, static_cast<std::size_t>(ranks), sizeof(std::int64_t));
+        sizes = static_cast<std::int64_t*>(sizes_room);
+        return allocate(room, n, value_bytes);
+      };
     try {
       const gsr::GatherResult result = gsr::gather_bytes(data, count, value_bytes, root, comm, make_room);
-      if (!result.counts.empty()) {
-        sizes = static_cast<std::int64_t*>(std::malloc(result.counts.size() * sizeof(std::int64_t)));
-        if (!sizes) throw std::bad_alloc();
+      if (sizes)
         for (std::size_t r = 0; r < result.counts.size(); ++r) sizes[r] = static_cast<std::int64_t>(result.counts[r]);
-      }
       copy_stats(result.stats, stats);
       *blocks = room;
       *counts = sizes;

@@ -10,8 +10,10 @@
 
 #include "mpi/checked.hpp"
 #include "mpi/messages.hpp"
+#include "mpi/watch.hpp"
 
 #include <cstring>
+#include <memory>
 #include <string>
 
 namespace gsr::detail {
@@ -20,7 +22,8 @@ namespace {
 constexpr int first_stage_tag = 64;  // stage d uses first_stage_tag + d
 }
 
-std::vector<TransferRoundStats> transfer_crystal_router(MPI_Comm comm, const Outbox& out, const Inbox& in) {
+std::vector<TransferRoundStats> transfer_crystal_router(Watch& watch, const Outbox& out, const Inbox& in) {
+  const MPI_Comm comm = watch.comm();
   const int me = comm_rank(comm), ranks = comm_size(comm);
   const std::size_t w = out.record_bytes;
 
@@ -45,7 +48,9 @@ std::vector<TransferRoundStats> transfer_crystal_router(MPI_Comm comm, const Out
     const std::size_t n = held.size();
     std::size_t leaving = 0;
     for (std::size_t i = 0; i < n; ++i) leaving += (held.envelope(i).destination < shape.mid) != lower;
-    EnvelopedRecords going(w), staying(w);
+    const auto leaving_records = std::make_shared<EnvelopedRecords>(w);  // held by the sends
+    EnvelopedRecords& going = *leaving_records;
+    EnvelopedRecords staying(w);
     going.resize_bytes(leaving * stride);
     staying.resize_bytes((n - leaving) * stride);
     std::byte* to_go = going.data();
@@ -57,19 +62,20 @@ std::vector<TransferRoundStats> transfer_crystal_router(MPI_Comm comm, const Out
       into += stride;
     }
     TransferRoundStats round;
-    std::vector<MPI_Request> send;
-    post_send(going.data(), going.byte_size(), shape.send_to, tag, comm, send);
+    PendingSends send;
+    post_send(going.data(), going.byte_size(), shape.send_to, tag, comm, send.requests);
+    send.hold(leaving_records);
     count_sent(round, going.size(), going.byte_size());
     held = std::move(staying);
     for (int source : shape.sources) {
-      ProbedMessage message = probe(comm, source, tag);
+      ProbedMessage message = watch.probe(source, tag);
       const std::size_t n = whole_units(message.bytes, held.stride(), "a crystal router message");
       const std::size_t at = held.byte_size();
       held.resize_bytes(at + message.bytes);
       receive(message, held.data() + at);
       count_received(round, n, message.bytes);
     }
-    complete_all(send, "crystal router send");
+    watch.complete(send, "crystal router send");
     rounds.push_back(round);
   }
 

@@ -6,8 +6,11 @@
 #include "transfer/sparse_exchange.hpp"
 
 #include "mpi/checked.hpp"
+#include "mpi/keeper.hpp"
+#include "mpi/watch.hpp"
 
 #include <cstring>
+#include <memory>
 
 namespace gsr::detail {
 
@@ -15,7 +18,8 @@ namespace {
 constexpr int direct_tag = 41;
 }
 
-std::vector<TransferRoundStats> transfer_direct(MPI_Comm comm, const Outbox& out, const Inbox& in) {
+std::vector<TransferRoundStats> transfer_direct(Watch& watch, const Outbox& out, const Inbox& in) {
+  const MPI_Comm comm = watch.comm();
   const int me = comm_rank(comm), ranks = comm_size(comm);
   const std::size_t w = out.record_bytes;
 
@@ -23,7 +27,9 @@ std::vector<TransferRoundStats> transfer_direct(MPI_Comm comm, const Outbox& out
   std::vector<std::size_t> first(static_cast<std::size_t>(ranks) + 1, 0);
   for (std::size_t i = 0; i < out.count; ++i) ++first[static_cast<std::size_t>(out.destinations[i]) + 1];
   for (int j = 0; j < ranks; ++j) first[j + 1] += first[j];
-  std::vector<std::byte> sorted(out.count * w);
+  // Shared, so that sends abandoned when another rank fails keep it (mpi/watch.hpp).
+  const auto kept = std::make_shared<std::vector<std::byte>>(out.count * w);
+  std::vector<std::byte>& sorted = *kept;
   {
     std::vector<std::size_t> next(first.begin(), first.end() - 1);
     for (std::size_t i = 0; i < out.count; ++i)
@@ -38,7 +44,13 @@ std::vector<TransferRoundStats> transfer_direct(MPI_Comm comm, const Outbox& out
     outgoing.push_back(OutgoingView{j, sorted.data() + first[j] * w, n * w});
     count_sent(round, n, n * w);
   }
-  const std::vector<ByteMessage> received = sparse_exchange_views(comm, direct_tag, outgoing);
+  std::vector<ByteMessage> received;
+  try {
+    received = sparse_exchange_views(comm, direct_tag, outgoing, &watch);
+  } catch (...) {
+    keep_until_exit(std::shared_ptr<void>(kept));
+    throw;
+  }
 
   // Deliver in source order, this rank's own records in their place among the sources.
   const std::size_t own = first[me + 1] - first[me];

@@ -10,9 +10,18 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <span>
 #include <vector>
 
 namespace gsr::detail {
+
+class Watch;
+
+/// gsr::transfer_bytes, and with `layout` (not NULL) gsr::transfer_tuples.
+TransferResult transfer_records(const void* records, std::size_t count, std::size_t record_bytes,
+                                std::span<const int> destinations, MPI_Comm comm,
+                                const std::function<void*(std::size_t)>& make_room, TransferMethod method,
+                                const TupleLayout* layout);
 
 /// This rank's records, already checked: every destination is a rank of comm.
 struct Outbox {
@@ -33,11 +42,12 @@ struct Inbox {
   std::byte* room(std::size_t n, std::size_t record_bytes) const;
 };
 
-/// Each returns its rounds' statistics on this rank. Collective over comm (a communicator of
-/// the transfer's own: methods use fixed tags).
-std::vector<TransferRoundStats> transfer_direct(MPI_Comm comm, const Outbox& out, const Inbox& in);
-std::vector<TransferRoundStats> transfer_crystal_router(MPI_Comm comm, const Outbox& out, const Inbox& in);
-std::vector<TransferRoundStats> transfer_two_round(MPI_Comm comm, const Outbox& out, const Inbox& in);
+/// Each returns its rounds' statistics on this rank. Collective over the watch's
+/// communicator (the transfer's own: methods use fixed tags), whose waits they all go
+/// through (mpi/watch.hpp).
+std::vector<TransferRoundStats> transfer_direct(Watch& watch, const Outbox& out, const Inbox& in);
+std::vector<TransferRoundStats> transfer_crystal_router(Watch& watch, const Outbox& out, const Inbox& in);
+std::vector<TransferRoundStats> transfer_two_round(Watch& watch, const Outbox& out, const Inbox& in);
 
 /// What travels in front of each record when records are forwarded by ranks other than
 /// their source (crystal router, two-round): where it came from and where it goes.

@@ -8,6 +8,7 @@
 #include "mpi/checked.hpp"
 #include "mpi/comm.hpp"
 #include "mpi/messages.hpp"
+#include "mpi/watch.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -51,6 +52,10 @@ using detail::TreeStep;
 constexpr int tree_tag = 1;
 constexpr std::size_t size_bytes = sizeof(std::int64_t);  // one header entry
 
+/// The most bytes one object can have (the largest ptrdiff_t): every size gsr computes stays
+/// within it, so it is exact in size_t, in int64 and as an MPI count.
+constexpr std::size_t most_bytes = static_cast<std::size_t>(std::numeric_limits<std::ptrdiff_t>::max());
+
 /// Throws "gsr: <what>: <text>", the form of every gsr message (`what`: "scatter" or "gather").
 [[noreturn]] void fail(ErrorCode code, const std::string& what, const std::string& text) {
   throw Error(code, "gsr: " + what + ": " + text);
@@ -63,6 +68,9 @@ void check_root_and_size(const char* what, int root, int ranks, std::size_t valu
          "root " + std::to_string(root) + " is not a rank of the communicator (ranks 0.." + std::to_string(ranks - 1) +
              ")");
   if (value_bytes == 0) fail(ErrorCode::invalid_argument, what, "the value size (value_bytes) is 0");
+  if (value_bytes > most_bytes)
+    fail(ErrorCode::invalid_argument, what,
+         "the value size (value_bytes) " + std::to_string(value_bytes) + " is more bytes than memory can hold");
 }
 
 /// An empty `make_room` (C: a NULL output pointer) is checked on every rank, also where a
@@ -95,10 +103,8 @@ std::size_t bytes_of(std::int64_t count, std::size_t value_bytes) {
   return static_cast<std::size_t>(count) * value_bytes;
 }
 
-/// Whether `count` values of `value_bytes` bytes fit a size_t.
-bool fits(std::size_t count, std::size_t value_bytes) {
-  return count <= std::numeric_limits<std::size_t>::max() / value_bytes;
-}
+/// Whether `count` values of `value_bytes` bytes can be held in memory.
+bool fits(std::size_t count, std::size_t value_bytes) { return count <= most_bytes / value_bytes; }
 
 /// The blocks a rank holds during a call: those of the relative ranks [first, first +
 /// counts.size()), block i starting at data[i] (counts in values).
@@ -114,8 +120,9 @@ struct Holding {
 /// the tree. Copying 16 KiB costs about what one more message start-up does.
 constexpr std::size_t pack_limit = 16 * 1024;
 
-/// Storage for what arrives; not zeroed, since the message overwrites it.
-using Storage = std::unique_ptr<std::byte[]>;
+/// Storage for what arrives; not zeroed, since the message overwrites it. Shared, so that
+/// sends forwarding it can hold it (mpi/watch.hpp).
+using Storage = std::shared_ptr<std::byte[]>;
 
 /// The caller's storage for `count` values, from make_room. Should it give NULL for a
 /// non-empty result, or throw, the values still have to be received (the sender is waiting
@@ -156,16 +163,18 @@ struct Room {
 /// in `held` until the sends complete), then their blocks. Returns its payload bytes and
 /// adds the MPI messages it took to `messages`.
 std::size_t post_bundle(const Holding& held, int first, int end, std::size_t value_bytes, int dest, MPI_Comm comm,
-                        std::vector<MPI_Request>& requests, std::vector<std::vector<std::byte>>& packed,
-                        std::size_t& messages) {
+                        detail::PendingSends& sends, std::size_t& messages) {
   const auto begin = static_cast<std::size_t>(first - held.first);
   const auto stop = static_cast<std::size_t>(end - held.first);
   const std::size_t header = (stop - begin) * size_bytes;
   std::size_t payload = 0;
   for (std::size_t i = begin; i < stop; ++i) payload += bytes_of(held.counts[i], value_bytes);
 
+  std::vector<MPI_Request>& requests = sends.requests;
   if (payload <= pack_limit) {
-    std::vector<std::byte>& bundle = packed.emplace_back(header + payload);
+    const auto packed = std::make_shared<std::vector<std::byte>>(header + payload);
+    sends.hold(packed);
+    std::vector<std::byte>& bundle = *packed;
     std::memcpy(bundle.data(), held.counts.data() + begin, header);
     std::byte* at = bundle.data() + header;
     for (std::size_t i = begin; i < stop; ++i) {
@@ -177,7 +186,10 @@ std::size_t post_bundle(const Holding& held, int first, int end, std::size_t val
     ++messages;
     return payload;
   }
-  detail::post_send(held.counts.data() + begin, header, dest, tree_tag, comm, requests);
+  const auto counts =
+      std::make_shared<std::vector<std::int64_t>>(held.counts.begin() + begin, held.counts.begin() + stop);
+  sends.hold(counts);
+  detail::post_send(counts->data(), header, dest, tree_tag, comm, requests);
   ++messages;
   for (std::size_t i = begin; i < stop;) {
     const std::byte* run = held.data[i];
@@ -202,9 +214,9 @@ struct Arrival {
   const std::byte* packed_blocks() const { return first.get() + header; }
 };
 
-Arrival receive_header(MPI_Comm comm, int source, std::size_t blocks, std::size_t value_bytes,
+Arrival receive_header(detail::Watch& watch, int source, std::size_t blocks, std::size_t value_bytes,
                        std::vector<std::int64_t>& counts, std::size_t& messages, const char* what) {
-  detail::ProbedMessage message = detail::probe(comm, source, tree_tag);
+  detail::ProbedMessage message = watch.probe(source, tree_tag);
   Arrival arrival{Storage(new std::byte[message.bytes]), blocks * size_bytes, 0, false};
   detail::receive(message, arrival.first.get());
   ++messages;
@@ -228,10 +240,10 @@ Arrival receive_header(MPI_Comm comm, int source, std::size_t blocks, std::size_
 }
 
 /// The blocks of a bundle that was not packed: `payload` bytes in one or more messages.
-void receive_blocks(MPI_Comm comm, int source, std::size_t payload, std::byte* into, std::size_t& messages,
+void receive_blocks(detail::Watch& watch, int source, std::size_t payload, std::byte* into, std::size_t& messages,
                     const char* what) {
   for (std::size_t received = 0; received < payload;) {
-    detail::ProbedMessage run = detail::probe(comm, source, tree_tag);
+    detail::ProbedMessage run = watch.probe(source, tree_tag);
     if (run.bytes == 0 || run.bytes > payload - received)
       fail(ErrorCode::internal, what,
            "the blocks from rank " + std::to_string(source) + " do not add up to the counts in their header");
@@ -244,13 +256,13 @@ void receive_blocks(MPI_Comm comm, int source, std::size_t payload, std::byte* i
 /// Receives a whole bundle of `blocks` ranks' blocks from `source`: appends their counts to
 /// `counts` and writes their blocks, back to back, to the storage `place(payload bytes)`
 /// returns. Returns the payload bytes.
-std::size_t receive_bundle(MPI_Comm comm, int source, std::size_t blocks, std::size_t value_bytes,
+std::size_t receive_bundle(detail::Watch& watch, int source, std::size_t blocks, std::size_t value_bytes,
                            std::vector<std::int64_t>& counts, const std::function<std::byte*(std::size_t)>& place,
                            std::size_t& messages, const char* what) {
-  const Arrival arrival = receive_header(comm, source, blocks, value_bytes, counts, messages, what);
+  const Arrival arrival = receive_header(watch, source, blocks, value_bytes, counts, messages, what);
   std::byte* into = place(arrival.payload);
   if (arrival.packed) std::memcpy(into, arrival.packed_blocks(), arrival.payload);
-  else receive_blocks(comm, source, arrival.payload, into, messages, what);
+  else receive_blocks(watch, source, arrival.payload, into, messages, what);
   return arrival.payload;
 }
 
@@ -278,26 +290,33 @@ MPI_Comm usable(MPI_Comm comm, const char* what) {
   return comm;
 }
 
-/// What scatter and gather share before their first message: the call's own duplicate of
-/// `comm`, every rank's arguments checked and agreed on (the root and value size, room for
-/// the result, and `own_checks`, the call's own), then the root and value size compared
-/// across ranks; and this rank's place in the tree, relative to the root.
+/// What scatter and gather share before their first message, on the caller's communicator
+/// `user` (so that a rank that never comes costs the others GSR_TIMEOUT, not a hang): every
+/// rank's arguments checked and agreed on (the root and value size, room for the result,
+/// GSR_TIMEOUT, and `own_checks`, the call's own), then the root and value size compared
+/// across ranks. Then the call's own duplicate of `user`, and this rank's place in the tree,
+/// relative to the root. The messages run under a watch (mpi/watch.hpp, run_watched).
 struct TreeCall {
+  MPI_Comm user = MPI_COMM_NULL;
   detail::OwnedComm own;
   MPI_Comm comm = MPI_COMM_NULL;
   int rank = 0, ranks = 1, relative = 0;
+  double timeout = 0;
   std::vector<TreeStep> steps;  // the scatter's order
 
   template <class Checks>
-  TreeCall(const char* what, MPI_Comm user, int root, std::size_t value_bytes,
+  TreeCall(const char* what, MPI_Comm user_comm, int root, std::size_t value_bytes,
            const std::function<void*(std::size_t)>& make_room, Checks&& own_checks)
-      : own(usable(user, what)), comm(own.get()), rank(own.rank()), ranks(own.size()) {
-    detail::collectively(comm, [&] {
+      : user(usable(user_comm, what)), rank(detail::comm_rank(user)), ranks(detail::comm_size(user)) {
+    detail::collectively(user, [&] {
       check_root_and_size(what, root, ranks, value_bytes);
       check_room(what, make_room);
       own_checks(rank, ranks);
+      timeout = detail::timeout_from_environment();
     });
-    agree_on_root(comm, what, root, value_bytes);
+    agree_on_root(user, what, root, value_bytes);
+    own = detail::OwnedComm(user);
+    comm = own.get();
     relative = (rank - root + ranks) % ranks;
     steps = detail::scatter_steps(relative, ranks);
   }
@@ -309,7 +328,7 @@ ScatterResult scatter_bytes(const void* data, std::size_t data_length, std::span
                             std::size_t value_bytes, int root, MPI_Comm comm,
                             const std::function<void*(std::size_t count)>& make_room) {
   constexpr const char* what = "scatter";
-  const TreeCall call(what, comm, root, value_bytes, make_room, [&](int rank, int ranks) {
+  TreeCall call(what, comm, root, value_bytes, make_room, [&](int rank, int ranks) {
     if (rank != root) return;
     if (counts.size() != static_cast<std::size_t>(ranks))
       fail(ErrorCode::invalid_argument, what,
@@ -332,72 +351,74 @@ ScatterResult scatter_bytes(const void* data, std::size_t data_length, std::span
       fail(ErrorCode::invalid_argument, what, "the root's data is NULL but the counts add up to " +
                                                   std::to_string(total) + " values");
   });
-  const MPI_Comm c = call.comm;
   const int rank = call.rank, ranks = call.ranks;
   const std::vector<TreeStep>& steps = call.steps;
   ScatterResult result;
   result.stats.tree_rounds = detail::tree_rounds(ranks);
+  detail::run_watched(call.user, call.own, call.timeout, what, [&](detail::Watch& watch) {
+    const MPI_Comm c = watch.comm();
 
-  // What this rank holds: on the root every block of the caller's data (relative rank u is
-  // rank root + u); elsewhere, once it arrives, the bundle from the parent, whose blocks go
-  // straight to the caller's storage when they are this rank's alone (a leaf).
-  Holding held;
-  Storage from_parent;
-  Room room;  // this rank's block
-  bool delivered = false;
-  if (rank == root) {
-    std::vector<std::size_t> offset(static_cast<std::size_t>(ranks) + 1, 0);
-    for (int r = 0; r < ranks; ++r) offset[r + 1] = offset[r] + bytes_of(counts[r], value_bytes);
-    held.counts.resize(static_cast<std::size_t>(ranks));
-    held.data.resize(static_cast<std::size_t>(ranks));
-    for (int u = 0; u < ranks; ++u) {
-      const int r = absolute(u, root, ranks);
-      held.counts[u] = counts[r];
-      held.data[u] = static_cast<const std::byte*>(data) + offset[r];
-    }
-  }
-
-  std::vector<std::vector<std::byte>> packed;  // kept until their sends complete
-  std::vector<MPI_Request> requests;
-  for (const TreeStep& step : steps) {
-    const int peer = absolute(step.partner, root, ranks);
-    const auto blocks = static_cast<std::size_t>(step.end - step.first);
-    if (step.from_parent) {
-      held.first = step.first;
-      const std::size_t payload = receive_bundle(
-          c, peer, blocks, value_bytes, held.counts,
-          [&](std::size_t bytes) -> std::byte* {
-            if (blocks == 1) {
-              delivered = true;
-              result.count = static_cast<std::size_t>(held.counts[0]);
-              room.ask(make_room, result.count, value_bytes);
-              return room.at;
-            }
-            from_parent.reset(new std::byte[bytes]);
-            return from_parent.get();
-          },
-          result.stats.mpi_messages_received, what);
-      const std::byte* at = delivered ? nullptr : from_parent.get();
-      for (std::int64_t count : held.counts) {
-        held.data.push_back(at);
-        if (at) at += bytes_of(count, value_bytes);
+    // What this rank holds: on the root every block of the caller's data (relative rank u is
+    // rank root + u); elsewhere, once it arrives, the bundle from the parent, whose blocks go
+    // straight to the caller's storage when they are this rank's alone (a leaf).
+    Holding held;
+    Storage from_parent;
+    Room room;  // this rank's block
+    bool delivered = false;
+    if (rank == root) {
+      std::vector<std::size_t> offset(static_cast<std::size_t>(ranks) + 1, 0);
+      for (int r = 0; r < ranks; ++r) offset[r + 1] = offset[r] + bytes_of(counts[r], value_bytes);
+      held.counts.resize(static_cast<std::size_t>(ranks));
+      held.data.resize(static_cast<std::size_t>(ranks));
+      for (int u = 0; u < ranks; ++u) {
+        const int r = absolute(u, root, ranks);
+        held.counts[u] = counts[r];
+        held.data[u] = static_cast<const std::byte*>(data) + offset[r];
       }
-      record(result.stats, step.round, peer, false, blocks, payload);
-    } else {
-      const std::size_t payload = post_bundle(held, step.first, step.end, value_bytes, peer, c, requests, packed,
-                                              result.stats.mpi_messages_sent);
-      record(result.stats, step.round, peer, true, blocks, payload);
     }
-  }
 
-  // This rank's own block is the first it holds; copied while the sends travel.
-  if (!delivered) {
-    result.count = static_cast<std::size_t>(held.counts.at(0));
-    room.ask(make_room, result.count, value_bytes);
-    if (result.count > 0) std::memcpy(room.at, held.data[0], bytes_of(held.counts[0], value_bytes));
-  }
-  detail::complete_all(requests, "gsr::scatter send");
-  room.check(what, value_bytes);
+    detail::PendingSends sends;
+    for (const TreeStep& step : steps) {
+      const int peer = absolute(step.partner, root, ranks);
+      const auto blocks = static_cast<std::size_t>(step.end - step.first);
+      if (step.from_parent) {
+        held.first = step.first;
+        const std::size_t payload = receive_bundle(
+            watch, peer, blocks, value_bytes, held.counts,
+            [&](std::size_t bytes) -> std::byte* {
+              if (blocks == 1) {
+                delivered = true;
+                result.count = static_cast<std::size_t>(held.counts[0]);
+                room.ask(make_room, result.count, value_bytes);
+                return room.at;
+              }
+              from_parent.reset(new std::byte[bytes]);
+              sends.hold(from_parent);  // forwarded to the children below
+              return from_parent.get();
+            },
+            result.stats.mpi_messages_received, what);
+        const std::byte* at = delivered ? nullptr : from_parent.get();
+        for (std::int64_t count : held.counts) {
+          held.data.push_back(at);
+          if (at) at += bytes_of(count, value_bytes);
+        }
+        record(result.stats, step.round, peer, false, blocks, payload);
+      } else {
+        const std::size_t payload =
+            post_bundle(held, step.first, step.end, value_bytes, peer, c, sends, result.stats.mpi_messages_sent);
+        record(result.stats, step.round, peer, true, blocks, payload);
+      }
+    }
+
+    // This rank's own block is the first it holds; copied while the sends travel.
+    if (!delivered) {
+      result.count = static_cast<std::size_t>(held.counts.at(0));
+      room.ask(make_room, result.count, value_bytes);
+      if (result.count > 0) std::memcpy(room.at, held.data[0], bytes_of(held.counts[0], value_bytes));
+    }
+    watch.complete(sends, "gsr::scatter send");
+    room.check(what, value_bytes);
+  });
   return result;
 }
 
@@ -408,14 +429,14 @@ namespace {
 /// each bundle that was not packed are received straight into their place in rank order
 /// (through a copy only when a bundle's ranks wrap around from P-1 to 0).
 void gather_at_root(const Holding& own, const std::vector<TreeStep>& steps, std::size_t value_bytes, int root,
-                    int ranks, MPI_Comm comm, const std::function<void*(std::size_t)>& make_room, GatherResult& result,
-                    const char* what) {
+                    int ranks, detail::Watch& watch, const std::function<void*(std::size_t)>& make_room,
+                    GatherResult& result, const char* what) {
   std::vector<std::int64_t> relative_counts = own.counts;  // relative rank 0 first
   std::vector<Arrival> arrivals;
   for (const TreeStep& step : steps) {
     const int peer = absolute(step.partner, root, ranks);
     const auto blocks = static_cast<std::size_t>(step.end - step.first);
-    arrivals.push_back(receive_header(comm, peer, blocks, value_bytes, relative_counts,
+    arrivals.push_back(receive_header(watch, peer, blocks, value_bytes, relative_counts,
                                       result.stats.mpi_messages_received, what));
     record(result.stats, result.stats.tree_rounds - 1 - step.round, peer, false, blocks, arrivals.back().payload);
   }
@@ -440,11 +461,11 @@ void gather_at_root(const Holding& own, const std::vector<TreeStep>& steps, std:
     if (!arrival.packed) {
       const int peer = absolute(step.partner, root, ranks);
       if (!wraps) {
-        receive_blocks(comm, peer, arrival.payload, place_of(step.first), result.stats.mpi_messages_received, what);
+        receive_blocks(watch, peer, arrival.payload, place_of(step.first), result.stats.mpi_messages_received, what);
         continue;
       }
       staging.reset(new std::byte[arrival.payload]);
-      receive_blocks(comm, peer, arrival.payload, staging.get(), result.stats.mpi_messages_received, what);
+      receive_blocks(watch, peer, arrival.payload, staging.get(), result.stats.mpi_messages_received, what);
       from = staging.get();
     }
     for (int u = step.first; u < step.end; ++u) {
@@ -463,7 +484,7 @@ void gather_at_root(const Holding& own, const std::vector<TreeStep>& steps, std:
 GatherResult gather_bytes(const void* data, std::int64_t count, std::size_t value_bytes, int root, MPI_Comm comm,
                           const std::function<void*(std::size_t total)>& make_room) {
   constexpr const char* what = "gather";
-  const TreeCall call(what, comm, root, value_bytes, make_room, [&](int, int) {
+  TreeCall call(what, comm, root, value_bytes, make_room, [&](int, int) {
     if (count < 0) fail(ErrorCode::invalid_argument, what, "count = " + std::to_string(count) + " is negative");
     if (!fits(static_cast<std::size_t>(count), value_bytes))
       fail(ErrorCode::invalid_argument, what,
@@ -472,50 +493,54 @@ GatherResult gather_bytes(const void* data, std::int64_t count, std::size_t valu
     if (count > 0 && data == nullptr)
       fail(ErrorCode::invalid_argument, what, "data is NULL but count is " + std::to_string(count));
   });
-  const MPI_Comm c = call.comm;
   const int rank = call.rank, ranks = call.ranks, relative = call.relative;
   GatherResult result;
   result.stats.tree_rounds = detail::tree_rounds(ranks);
-  std::vector<TreeStep> steps = call.steps;
-  std::reverse(steps.begin(), steps.end());
-  Holding held;  // this rank's block, then those its children bring
-  held.first = relative;
-  held.counts.push_back(count);
-  held.data.push_back(static_cast<const std::byte*>(data));
+  detail::run_watched(call.user, call.own, call.timeout, what, [&](detail::Watch& watch) {
+    const MPI_Comm c = watch.comm();
+    std::vector<TreeStep> steps = call.steps;
+    std::reverse(steps.begin(), steps.end());
+    Holding held;  // this rank's block, then those its children bring
+    held.first = relative;
+    held.counts.push_back(count);
+    held.data.push_back(static_cast<const std::byte*>(data));
 
-  if (rank == root) {
-    gather_at_root(held, steps, value_bytes, root, ranks, c, make_room, result, what);
-    return result;
-  }
-
-  // The scatter's steps backwards: receive from the children, nearest first (each bundle
-  // extends the run of relative ranks held), then send everything to the parent.
-  std::vector<Storage> from_children;
-  std::vector<std::vector<std::byte>> packed;
-  std::vector<MPI_Request> requests;
-  for (const TreeStep& step : steps) {
-    const int peer = absolute(step.partner, root, ranks);
-    const auto blocks = static_cast<std::size_t>(step.end - step.first);
-    const int round = result.stats.tree_rounds - 1 - step.round;
-    if (!step.from_parent) {
-      const std::size_t before = held.counts.size();
-      const std::size_t payload = receive_bundle(
-          c, peer, blocks, value_bytes, held.counts,
-          [&](std::size_t bytes) { return from_children.emplace_back(new std::byte[bytes]).get(); },
-          result.stats.mpi_messages_received, what);
-      const std::byte* at = from_children.back().get();
-      for (std::size_t i = before; i < held.counts.size(); ++i) {
-        held.data.push_back(at);
-        at += bytes_of(held.counts[i], value_bytes);
-      }
-      record(result.stats, round, peer, false, blocks, payload);
-    } else {
-      const std::size_t payload = post_bundle(held, step.first, step.end, value_bytes, peer, c, requests, packed,
-                                              result.stats.mpi_messages_sent);
-      record(result.stats, round, peer, true, blocks, payload);
+    if (rank == root) {
+      gather_at_root(held, steps, value_bytes, root, ranks, watch, make_room, result, what);
+      return;
     }
-  }
-  detail::complete_all(requests, "gsr::gather send");
+
+    // The scatter's steps backwards: receive from the children, nearest first (each bundle
+    // extends the run of relative ranks held), then send everything to the parent.
+    std::vector<Storage> from_children;
+    detail::PendingSends sends;
+    for (const TreeStep& step : steps) {
+      const int peer = absolute(step.partner, root, ranks);
+      const auto blocks = static_cast<std::size_t>(step.end - step.first);
+      const int round = result.stats.tree_rounds - 1 - step.round;
+      if (!step.from_parent) {
+        const std::size_t before = held.counts.size();
+        const std::size_t payload = receive_bundle(
+            watch, peer, blocks, value_bytes, held.counts,
+            [&](std::size_t bytes) {
+              sends.hold(from_children.emplace_back(new std::byte[bytes]));  // forwarded to the parent
+              return from_children.back().get();
+            },
+            result.stats.mpi_messages_received, what);
+        const std::byte* at = from_children.back().get();
+        for (std::size_t i = before; i < held.counts.size(); ++i) {
+          held.data.push_back(at);
+          at += bytes_of(held.counts[i], value_bytes);
+        }
+        record(result.stats, round, peer, false, blocks, payload);
+      } else {
+        const std::size_t payload =
+            post_bundle(held, step.first, step.end, value_bytes, peer, c, sends, result.stats.mpi_messages_sent);
+        record(result.stats, round, peer, true, blocks, payload);
+      }
+    }
+    watch.complete(sends, "gsr::gather send");
+  });
   return result;
 }
 

@@ -1,14 +1,19 @@
 // transfer/sparse_exchange.cpp — see sparse_exchange.hpp.
 #include "transfer/sparse_exchange.hpp"
 
+#include "mpi/watch.hpp"
+
 #include <algorithm>
 
 namespace gsr::detail {
 
-std::vector<ByteMessage> sparse_exchange_views(MPI_Comm comm, int tag, const std::vector<OutgoingView>& outgoing) {
-  std::vector<MPI_Request> sends;
+std::vector<ByteMessage> sparse_exchange_views(MPI_Comm comm, int tag, const std::vector<OutgoingView>& outgoing,
+                                               Watch* watch) {
+  PendingSends pending;  // abandoned to the keeper if the watch stops the exchange
+  std::vector<MPI_Request>& sends = pending.requests;
   for (const OutgoingView& m : outgoing)
     post_send(m.data, m.bytes, m.rank, tag, comm, sends, SendMode::synchronous);
+  double since = watch ? watch->begin_wait() : 0;
 
   std::vector<ByteMessage> received;
   MPI_Request barrier = MPI_REQUEST_NULL;
@@ -18,6 +23,7 @@ std::vector<ByteMessage> sparse_exchange_views(MPI_Comm comm, int tag, const std
       ByteMessage m{arrived->source, std::vector<std::byte>(arrived->bytes)};
       receive(*arrived, m.bytes.data());
       received.push_back(std::move(m));
+      if (watch) since = MPI_Wtime();
       continue;
     }
     if (!barrier_started) {
@@ -30,6 +36,7 @@ std::vector<ByteMessage> sparse_exchange_views(MPI_Comm comm, int tag, const std
       GSR_MPI_CHECK(MPI_Test(&barrier, &done, MPI_STATUS_IGNORE));
       if (done) break;
     }
+    if (watch) watch->check(since);
   }
   // Arrival order is a race; the callers' results must not be.
   std::stable_sort(received.begin(), received.end(),

@@ -33,10 +33,14 @@ struct ByteMessage {
   std::vector<std::byte> bytes;
 };
 
+class Watch;
+
 /// Collective over comm; `tag` must be used by nothing else in flight on comm. Sends each
 /// outgoing message (at most one per destination, never to this rank) and returns the
-/// received messages sorted by source rank.
-std::vector<ByteMessage> sparse_exchange_views(MPI_Comm comm, int tag, const std::vector<OutgoingView>& outgoing);
+/// received messages sorted by source rank. With a `watch` (watch.hpp, on comm), its wait
+/// stops when another rank fails or GSR_TIMEOUT passes with nothing arriving.
+std::vector<ByteMessage> sparse_exchange_views(MPI_Comm comm, int tag, const std::vector<OutgoingView>& outgoing,
+                                               Watch* watch = nullptr);
 
 /// The same, for owned messages.
 std::vector<ByteMessage> sparse_exchange_bytes(MPI_Comm comm, int tag,

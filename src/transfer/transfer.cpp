@@ -1,16 +1,21 @@
-// transfer/transfer.cpp — gsr::transfer_bytes (include/gsr/transfer.hpp): duplicates the
-// communicator, checks this rank's arguments and agrees on them (one agreement step), checks
-// that the ranks agree on the record size and the method and gathers the counts automatic
-// needs (one allreduce), then runs the method. Also the names of the methods.
+// transfer/transfer.cpp — gsr::transfer_bytes (include/gsr/transfer.hpp): checks this
+// rank's arguments and agrees on them (one agreement step, polled, so a rank that never
+// comes costs the others GSR_TIMEOUT, not a hang), checks that the ranks agree on the record
+// size, the method and the tuple layout and gathers the counts automatic needs (one
+// allreduce), all on the caller's communicator; then duplicates it and runs the method under
+// a watch (mpi/watch.hpp) that ends in one more agreement, so a rank failing midway fails
+// every rank. Also the names of the methods.
 #include <gsr/transfer.hpp>
 
 #include "mpi/checked.hpp"
 #include "mpi/comm.hpp"
+#include "mpi/watch.hpp"
 #include "transfer/methods.hpp"
 
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <limits>
 #include <string>
 
 namespace gsr {
@@ -70,6 +75,16 @@ std::int64_t check_arguments(const void* records, std::size_t count, std::size_t
   if (!make_room) bad("no storage for the records received (make_room is empty; C: an output pointer is NULL)");
   if (count > 0 && record_bytes == 0)
     bad("record size is 0 bytes but " + std::to_string(count) + " records were given");
+  // Every size below is then exact in int64 (the agreement) and in size_t (the buffers of
+  // the routed methods, which put an 8-byte envelope in front of each record).
+  constexpr std::size_t most_bytes = static_cast<std::size_t>(std::numeric_limits<std::ptrdiff_t>::max());
+  const std::size_t stride_limit = most_bytes - sizeof(detail::Envelope);
+  if (record_bytes > stride_limit)
+    bad("record size " + std::to_string(record_bytes) + " bytes is more than memory can hold (at most " +
+        std::to_string(stride_limit) + ")");
+  if (count > 0 && count > most_bytes / (record_bytes + sizeof(detail::Envelope)))
+    bad(std::to_string(count) + " records of " + std::to_string(record_bytes) +
+        " bytes (and an 8-byte envelope each) are more bytes than memory can hold");
   if (count > 0 && records == nullptr) bad("records is NULL with " + std::to_string(count) + " records");
   // A NULL destination array comes from C as an empty span (a span of NULL cannot have a
   // length), so it is named before the lengths are compared.
@@ -123,33 +138,54 @@ TransferRoundStats TransferStats::total() const noexcept {
 }
 
 void fail_transfer(MPI_Comm comm, ErrorCode code, const std::string& message) {
-  // The same collective steps as transfer_bytes up to its agreement, which then fails.
+  // The same collective step as transfer_bytes's first, which then fails.
   detail::require_communicator(comm, "gsr::transfer");
-  const detail::OwnedComm owned(comm);
   const Error why(code, message);
-  detail::collectively(owned.get(), [&] { throw why; });
+  detail::collectively(comm, [&] { throw why; });
   throw why;  // not reached: the agreement throws this rank's own error
 }
 
 TransferResult transfer_bytes(const void* records, std::size_t count, std::size_t record_bytes,
                               std::span<const int> destinations, MPI_Comm comm,
                               const std::function<void*(std::size_t)>& make_room, TransferMethod method) {
-  using namespace detail;
-  require_communicator(comm, "gsr::transfer");
-  const OwnedComm owned(comm);
-  const MPI_Comm c = owned.get();
-  const int me = owned.rank(), ranks = owned.size();
+  return detail::transfer_records(records, count, record_bytes, destinations, comm, make_room, method, nullptr);
+}
 
+TransferResult transfer_tuples(const void* records, std::size_t count, std::size_t record_bytes,
+                               std::span<const int> destinations, MPI_Comm comm,
+                               const std::function<void*(std::size_t)>& make_room, const TupleLayout& layout) {
+  return detail::transfer_records(records, count, record_bytes, destinations, comm, make_room,
+                                  TransferMethod::automatic, &layout);
+}
+
+namespace detail {
+
+TransferResult transfer_records(const void* records, std::size_t count, std::size_t record_bytes,
+                                std::span<const int> destinations, MPI_Comm comm,
+                                const std::function<void*(std::size_t)>& make_room, TransferMethod method,
+                                const TupleLayout* layout) {
+  require_communicator(comm, "gsr::transfer");
+  const int me = comm_rank(comm), ranks = comm_size(comm);
+
+  // Agreed on the caller's communicator: a rank that never calls (it failed before the
+  // call, on an argument it could not report) leaves the others a timeout, where a
+  // duplicate made first would have blocked them.
   std::int64_t partners = 0;
-  collectively(c, [&] {
+  double timeout = 0;
+  collectively(comm, [&] {
     partners = check_arguments(records, count, record_bytes, destinations, me, ranks, make_room, method);
+    timeout = timeout_from_environment();
   });
 
   // Maxima over the ranks; a value and its negation give the minimum too.
-  std::array<std::int64_t, 6> agreed = {static_cast<std::int64_t>(record_bytes), -static_cast<std::int64_t>(record_bytes),
-                                        static_cast<std::int64_t>(method),       -static_cast<std::int64_t>(method),
-                                        static_cast<std::int64_t>(count),        partners};
-  GSR_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, agreed.data(), static_cast<int>(agreed.size()), MPI_INT64_T, MPI_MAX, c));
+  const TupleLayout tuple = layout ? *layout : TupleLayout{};
+  const std::int64_t parts[3] = {tuple.integers, tuple.longs, tuple.reals};
+  const std::int64_t bytes = static_cast<std::int64_t>(record_bytes), code = static_cast<std::int64_t>(method);
+  std::array<std::int64_t, 12> agreed = {bytes,     -bytes,    code,      -code,     static_cast<std::int64_t>(count),
+                                         partners,  parts[0],  -parts[0], parts[1],  -parts[1],
+                                         parts[2],  -parts[2]};
+  GSR_MPI_CHECK(
+      MPI_Allreduce(MPI_IN_PLACE, agreed.data(), static_cast<int>(agreed.size()), MPI_INT64_T, MPI_MAX, comm));
   if (agreed[0] != -agreed[1])
     throw Error(ErrorCode::mismatch, "gsr: transfer: ranks disagree about the record size (some pass " +
                                          std::to_string(-agreed[1]) + " bytes, others " + std::to_string(agreed[0]) +
@@ -159,20 +195,30 @@ TransferResult transfer_bytes(const void* records, std::size_t count, std::size_
                 "gsr: transfer: ranks disagree about the method (some ask for " +
                     std::string(to_string(static_cast<TransferMethod>(-agreed[3]))) + ", others for " +
                     std::string(to_string(static_cast<TransferMethod>(agreed[2]))) + ")");
+  const auto range = [&](int at) { return std::to_string(-agreed[at + 1]) + " to " + std::to_string(agreed[at]); };
+  if (agreed[6] != -agreed[7] || agreed[8] != -agreed[9] || agreed[10] != -agreed[11])
+    throw Error(ErrorCode::mismatch,
+                "gsr: transfer: ranks disagree about the tuple layout, though not the record size (integers per "
+                "tuple from " + range(6) + ", longs from " + range(8) + ", reals from " + range(10) + ")");
 
   TransferResult result;
   result.stats.method =
       method == TransferMethod::automatic ? choose(ranks, agreed[4], agreed[5], agreed[0]) : method;
-  const Outbox out{static_cast<const std::byte*>(records), count, record_bytes, destinations.data()};
-  const Inbox in{make_room, result.sources};
-  switch (result.stats.method) {
-    case TransferMethod::direct: result.stats.rounds = transfer_direct(c, out, in); break;
-    case TransferMethod::crystal_router: result.stats.rounds = transfer_crystal_router(c, out, in); break;
-    case TransferMethod::two_round: result.stats.rounds = transfer_two_round(c, out, in); break;
-    case TransferMethod::automatic: break;  // resolved above
-  }
+  OwnedComm owned(comm);
+  run_watched(comm, owned, timeout, "transfer", [&](Watch& watch) {
+    const Outbox out{static_cast<const std::byte*>(records), count, record_bytes, destinations.data()};
+    const Inbox in{make_room, result.sources};
+    switch (result.stats.method) {
+      case TransferMethod::direct: result.stats.rounds = transfer_direct(watch, out, in); break;
+      case TransferMethod::crystal_router: result.stats.rounds = transfer_crystal_router(watch, out, in); break;
+      case TransferMethod::two_round: result.stats.rounds = transfer_two_round(watch, out, in); break;
+      case TransferMethod::automatic: break;  // resolved above
+    }
+  });
   result.count = result.sources.size();
   return result;
 }
+
+}  // namespace detail
 
 }  // namespace gsr

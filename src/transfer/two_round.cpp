@@ -14,8 +14,10 @@
 
 #include "mpi/checked.hpp"
 #include "mpi/messages.hpp"
+#include "mpi/watch.hpp"
 
 #include <cstring>
+#include <memory>
 #include <string>
 
 namespace gsr::detail {
@@ -31,6 +33,8 @@ std::size_t modulo(long long value, int ranks) {
 
 /// Bins of enveloped records, one per rank, laid out back to back.
 struct Bins {
+  Bins(int ranks, std::size_t record_bytes)
+      : first(static_cast<std::size_t>(ranks) + 1, 0), records(record_bytes) {}
   std::vector<std::size_t> first;  // bin b holds records first[b] .. first[b+1]-1
   EnvelopedRecords records;
   std::size_t count(int b) const { return first[b + 1] - first[b]; }
@@ -39,32 +43,36 @@ struct Bins {
 
 /// Sends bin b to rank b for every b != me, receives one message from every other rank;
 /// returns what arrived, one EnvelopedRecords per source (this rank's own bin in its place).
-std::vector<EnvelopedRecords> exchange_bins(MPI_Comm comm, int me, int ranks, int tag, const Bins& bins,
-                                            TransferRoundStats& round) {
+std::vector<EnvelopedRecords> exchange_bins(Watch& watch, int me, int ranks, int tag,
+                                            const std::shared_ptr<const Bins>& held, TransferRoundStats& round) {
+  const MPI_Comm comm = watch.comm();
+  const Bins& bins = *held;
   const std::size_t stride = bins.records.stride();
-  std::vector<MPI_Request> sends;
+  PendingSends sends;
+  sends.hold(held);
   for (int b = 0; b < ranks; ++b) {
     if (b == me) continue;
-    post_send(bins.at(b), bins.count(b) * stride, b, tag, comm, sends);
+    post_send(bins.at(b), bins.count(b) * stride, b, tag, comm, sends.requests);
     count_sent(round, bins.count(b), bins.count(b) * stride);
   }
   std::vector<EnvelopedRecords> arrived(static_cast<std::size_t>(ranks), EnvelopedRecords(bins.records.record_bytes()));
   arrived[me].append(bins.at(me), bins.count(me));
   for (int s = 0; s < ranks; ++s) {
     if (s == me) continue;
-    ProbedMessage message = probe(comm, s, tag);
+    ProbedMessage message = watch.probe(s, tag);
     const std::size_t n = whole_units(message.bytes, stride, "a two-round message");
     arrived[s].resize_bytes(message.bytes);
     receive(message, arrived[s].data());
     count_received(round, n, message.bytes);
   }
-  complete_all(sends, "two-round send");
+  watch.complete(sends, "two-round send");
   return arrived;
 }
 
 }  // namespace
 
-std::vector<TransferRoundStats> transfer_two_round(MPI_Comm comm, const Outbox& out, const Inbox& in) {
+std::vector<TransferRoundStats> transfer_two_round(Watch& watch, const Outbox& out, const Inbox& in) {
+  const MPI_Comm comm = watch.comm();
   const int me = comm_rank(comm), ranks = comm_size(comm);
   const std::size_t w = out.record_bytes;
   std::vector<TransferRoundStats> rounds(2);
@@ -82,7 +90,8 @@ std::vector<TransferRoundStats> transfer_two_round(MPI_Comm comm, const Outbox& 
       bin = bin == last ? 0 : bin + 1;
     }
   }
-  Bins deal{std::vector<std::size_t>(static_cast<std::size_t>(ranks) + 1, 0), EnvelopedRecords(w)};
+  auto dealt = std::make_shared<Bins>(ranks, w);  // shared with the sends (mpi/watch.hpp)
+  Bins& deal = *dealt;
   for (std::size_t b : bin_of) ++deal.first[b + 1];
   for (int b = 0; b < ranks; ++b) deal.first[b + 1] += deal.first[b];
   deal.records.resize_bytes(out.count * deal.records.stride());
@@ -96,11 +105,12 @@ std::vector<TransferRoundStats> transfer_two_round(MPI_Comm comm, const Outbox& 
     }
   }
   bin_of = {};
-  const std::vector<EnvelopedRecords> first_round = exchange_bins(comm, me, ranks, round_tags[0], deal, rounds[0]);
-  deal = Bins{{}, EnvelopedRecords(w)};  // release round 1's buffer before round 2 fills its own
+  const std::vector<EnvelopedRecords> first_round = exchange_bins(watch, me, ranks, round_tags[0], dealt, rounds[0]);
+  dealt.reset();  // release round 1's buffer before round 2 fills its own
 
   // Round 2: re-bin by final destination, in source order (stable).
-  Bins forward{std::vector<std::size_t>(static_cast<std::size_t>(ranks) + 1, 0), EnvelopedRecords(w)};
+  auto forwarded = std::make_shared<Bins>(ranks, w);
+  Bins& forward = *forwarded;
   std::size_t held = 0;
   for (const EnvelopedRecords& from : first_round) {
     for (std::size_t i = 0; i < from.size(); ++i) {
@@ -121,7 +131,8 @@ std::vector<TransferRoundStats> transfer_two_round(MPI_Comm comm, const Outbox& 
         std::memcpy(forward.records.data() + next[from.envelope(i).destination]++ * stride,
                     from.data() + i * stride, stride);
   }
-  const std::vector<EnvelopedRecords> second_round = exchange_bins(comm, me, ranks, round_tags[1], forward, rounds[1]);
+  const std::vector<EnvelopedRecords> second_round =
+      exchange_bins(watch, me, ranks, round_tags[1], forwarded, rounds[1]);
 
   // Put each record in its place (see the banner).
   std::vector<std::size_t> first(static_cast<std::size_t>(ranks) + 1, 0);

@@ -4,8 +4,10 @@ c     default error mode). The argument picks the mistake: overflow
 c     (rank 0 receives more than max tuples; P >= 2), kp (kp is not a
 c     column), dest (a destination that is no rank), np (np is not the
 c     communicator's size), key (a sort key that is no column), freed (a
-c     freed handle). Ranks that did nothing wrong wait in a barrier, so
-c     only the abort ends them.
+c     freed handle), layout (rank 0's tuples are three integers, the
+c     others' an integer and a long: 12 bytes each, columns that differ;
+c     P >= 2; E-TRANSFER-DISAGREE-LAYOUT). Ranks that did nothing wrong wait in a barrier, so only
+c     the abort ends them.
       program gslib_crystal_abort
       implicit none
       include 'mpif.h'
@@ -43,6 +45,15 @@ c        every rank sends 3 tuples to rank 0, which has room for 3
          vi(1,1) = np
          call fgslib_crystal_tuple_transfer(h, n, 8, vi, 1, vl, 1,
      $                                      vr, 1, 1)
+      else if (what.eq.'layout') then
+         if (nid.eq.0) then
+c           it read as 3-integer tuples: every first column is 0
+            call fgslib_crystal_tuple_transfer(h, n, 8, it, 3, vl, 0,
+     $                                         vr, 0, 1)
+         else
+            call fgslib_crystal_tuple_transfer(h, n, 8, vi, 1, vl, 1,
+     $                                         vr, 0, 1)
+         endif
       else if (what.eq.'key') then
          key(1) = 3
          call fgslib_crystal_tuple_sort(h, n, vi, 1, vl, 1, vr, 1,

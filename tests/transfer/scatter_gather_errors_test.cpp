@@ -137,6 +137,17 @@ TEST(ScatterGatherErrors, TooLarge) {
       0, "E-SG-TOO-LARGE",
       [&] { gsr::scatter_bytes(data.data(), gsr::unknown_length, counts, 8, 0, MPI_COMM_WORLD, no_room); },
       [&] { gsr::scatter_bytes(nullptr, 0, {}, 8, 0, MPI_COMM_WORLD, no_room); });
+  // A value size no object can have, with counts of 1 (their product alone would fit): every
+  // rank finds it itself.
+  const std::size_t widest = std::numeric_limits<std::size_t>::max();
+  const std::vector<std::int64_t> ones(static_cast<std::size_t>(ranks), 1);
+  std::vector<char> one(8);
+  const std::string message = gsr_errors::expect_entry(
+      "E-SG-TOO-LARGE",
+      [&] { gsr::scatter_bytes(one.data(), gsr::unknown_length, ones, widest, 0, MPI_COMM_WORLD, no_room); },
+      "value size SIZE_MAX");
+  EXPECT_NE(message.find("the value size (value_bytes) " + std::to_string(widest)), std::string::npos) << message;
+  expect_good_scatter_after();
 }
 
 TEST(ScatterGatherErrors, NullPointers) {
@@ -159,8 +170,8 @@ TEST(ScatterGatherErrors, NullPointers) {
 }
 
 TEST(ScatterGatherErrors, NoRoomForWhatArrived) {
-  // make_room gives NULL on one rank: that rank alone reports it, after the messages are
-  // done; the others' calls complete normally and the next call works.
+  // make_room gives NULL on one rank: that rank reports it once the messages are done, the
+  // others learn of it (E-SG-REMOTE), and the next call works.
   const int ranks = world_size();
   const int me = world_rank();
   const int victim = ranks - 1;
@@ -173,21 +184,22 @@ TEST(ScatterGatherErrors, NoRoomForWhatArrived) {
     const std::string message = gsr_errors::expect_entry("E-SG-NO-ROOM", scatter, "scatter");
     EXPECT_NE(message.find("for 3 values of 8 bytes"), std::string::npos) << message;
   } else {
-    EXPECT_NO_THROW(scatter());
-    EXPECT_EQ(mine, std::vector<double>(3, 2.5));
+    const std::string message = gsr_errors::expect_entry("E-SG-REMOTE", scatter, "scatter elsewhere");
+    EXPECT_NE(message.find("rank " + std::to_string(victim) + " failed: gsr: scatter: make_room returned NULL"),
+              std::string::npos)
+        << message;
   }
   // A gather's root with no room.
   const double value = 1.0;
   const auto gather = [&] { gsr::gather_bytes(&value, 1, sizeof value, victim, MPI_COMM_WORLD, room); };
-  if (me == victim) gsr_errors::expect_entry("E-SG-NO-ROOM", gather, "gather");
-  else EXPECT_NO_THROW(gather());
+  gsr_errors::expect_entry(me == victim ? "E-SG-NO-ROOM" : "E-SG-REMOTE", gather, "gather");
   expect_good_scatter_after();
 }
 
 TEST(ScatterGatherErrors, MakeRoomThrows) {
   // make_room throws on one rank (a leaf of the scatter, then the gather's root): the
   // messages still complete (no rank waits), that rank gets make_room's exception, the
-  // others finish normally, and the next call works. Blocks over 16 KiB travel apart from
+  // others E-SG-REMOTE quoting it, and the next call works. Blocks over 16 KiB travel apart from
   // their header, so the sender really waits for the receive.
   const int ranks = world_size();
   const int me = world_rank();
@@ -212,7 +224,8 @@ TEST(ScatterGatherErrors, MakeRoomThrows) {
         EXPECT_STREQ(e.what(), "no room here");
       }
     } else {
-      EXPECT_NO_THROW(call());
+      const std::string message = gsr_errors::expect_entry("E-SG-REMOTE", call, "make_room threw elsewhere");
+      EXPECT_NE(message.find("make_room threw: no room here"), std::string::npos) << message;
     }
   }
   expect_good_scatter_after();

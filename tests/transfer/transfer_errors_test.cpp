@@ -12,6 +12,8 @@
 
 #include <cstddef>
 #include <functional>
+#include <limits>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -117,9 +119,31 @@ TEST(TransferErrors, UnknownMethodCode) {
       [&] { good_call(g); });
 }
 
+TEST(TransferErrors, SizesBeyondMemory) {
+  // A record size whose enveloped stride overflows (the crystal router's), and a count times
+  // a size that does not fit: refused before anything is sent or copied.
+  const std::size_t huge_record = std::numeric_limits<std::size_t>::max() - 7;
+  Fixture f, g;
+  expect_everywhere(
+      "E-TRANSFER-TOO-LARGE",
+      [&] {
+        gsr::transfer_bytes(f.records.data(), 0, huge_record, std::span<const int>(), MPI_COMM_WORLD, f.make_room,
+                            TransferMethod::crystal_router);
+      },
+      [&] { good_call(g); });
+  Fixture h, k;
+  expect_everywhere(
+      "E-TRANSFER-TOO-LARGE",
+      [&] {
+        gsr::transfer_bytes(h.records.data(), 2, std::size_t{1} << 63, std::span<const int>(h.destinations).first(2),
+                            MPI_COMM_WORLD, h.make_room, TransferMethod::direct);
+      },
+      [&] { good_call(k); });
+}
+
 TEST(TransferErrors, NoRoomForWhatArrived) {
-  // Every rank sends one record to rank 0, which gives no room for them: rank 0 alone fails,
-  // after the exchange; the other ranks complete normally.
+  // Every rank sends one record to rank 0, which gives no room for them: rank 0 fails after
+  // the exchange, and the others learn of it (E-TRANSFER-REMOTE).
   const int me = gsr_test::world_rank();
   std::vector<double> one = {0.5};
   std::vector<int> to_zero = {0};
@@ -133,8 +157,8 @@ TEST(TransferErrors, NoRoomForWhatArrived) {
   if (me == 0) {
     gsr_errors::expect_entry("E-TRANSFER-NO-ROOM", [&] { call(false); }, "rank 0");
   } else {
-    const gsr::TransferResult result = call(true);
-    EXPECT_EQ(result.count, 0u);
+    const std::string message = gsr_errors::expect_entry("E-TRANSFER-REMOTE", [&] { call(true); }, "rank 0's");
+    EXPECT_NE(message.find("rank 0 failed: gsr: transfer: make_room returned NULL"), std::string::npos) << message;
   }
 }
 

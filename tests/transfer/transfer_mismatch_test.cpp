@@ -59,4 +59,29 @@ TEST(TransferMismatch, MethodDiffersAcrossRanks) {
   expect_next_transfer_works();
 }
 
+TEST(TransferMismatch, TupleLayoutDiffersAcrossRanks) {
+  // The Fortran crystal router's tuples: rank 0 sends three integers per tuple, the others
+  // one integer and one long, 12 bytes either way. The sizes agree; the columns would not.
+  const int me = gsr_test::world_rank();
+  std::vector<std::int32_t> words = {0, 1, 2, 3, 4, 5};
+  std::vector<int> to = {0, 0};
+  std::vector<std::int32_t> received;
+  const gsr::TupleLayout layout = me == 0 ? gsr::TupleLayout{3, 0, 0} : gsr::TupleLayout{1, 1, 0};
+  const std::string message = gsr_errors::expect_entry(
+      "E-TRANSFER-DISAGREE-LAYOUT",
+      [&] {
+        gsr::transfer_tuples(
+            words.data(), to.size(), 12, to, MPI_COMM_WORLD,
+            [&](std::size_t n) -> void* {
+              received.resize(3 * n);
+              return received.data();
+            },
+            layout);
+      },
+      "rank 0 passes (3, 0, 0)");
+  EXPECT_NE(message.find("integers per tuple from 1 to 3, longs from 0 to 1, reals from 0 to 0"), std::string::npos)
+      << message;
+  expect_next_transfer_works();
+}
+
 }  // namespace

@@ -1,0 +1,110 @@
+// mpi/watch.cpp — see watch.hpp.
+#include "mpi/watch.hpp"
+
+#include "mpi/keeper.hpp"
+
+#include <atomic>
+#include <cstdio>
+#include <new>
+#include <utility>
+
+namespace gsr::detail {
+
+namespace {
+
+// No method of a call uses a tag this high; MPI guarantees tags up to 32767.
+constexpr int notice_tag = 32767;
+
+std::atomic<int> waits_until_failure{0};
+
+/// Counts a wait for fail_wait_for_testing.
+void count_wait_for_testing() {
+  int left = waits_until_failure.load(std::memory_order_relaxed);
+  while (left > 0 && !waits_until_failure.compare_exchange_weak(left, left - 1, std::memory_order_relaxed)) {
+  }
+  if (left == 1) throw std::bad_alloc();
+}
+
+}  // namespace
+
+void fail_wait_for_testing(int n) noexcept { waits_until_failure.store(n, std::memory_order_relaxed); }
+
+PendingSends::~PendingSends() {
+  bool pending = false;
+  for (MPI_Request r : requests) pending = pending || r != MPI_REQUEST_NULL;
+  if (!pending) return;
+  struct Abandoned {
+    std::vector<MPI_Request> requests;
+    std::vector<std::shared_ptr<const void>> buffers;
+  };
+  keep_until_exit(Abandoned{std::move(requests), std::move(buffers_)});
+}
+
+void PendingSends::clear() noexcept {
+  requests.clear();
+  buffers_.clear();
+}
+
+void Watch::check(double since) {
+  int noticed = 0;
+  GSR_MPI_CHECK(MPI_Iprobe(MPI_ANY_SOURCE, notice_tag, comm_, &noticed, MPI_STATUS_IGNORE));
+  if (noticed) throw PeerFailed{};
+  const double waited = MPI_Wtime() - since;
+  if (timeout_ > 0 && waited > timeout_) {
+    char text[256];
+    std::snprintf(text, sizeof text,
+                  "gsr: waited %.1f s (GSR_TIMEOUT = %g s) for another rank's message in this collective call; a "
+                  "rank failed, skipped the call, or stopped",
+                  waited, timeout_);
+    throw Error(ErrorCode::timeout, text);
+  }
+}
+
+double Watch::begin_wait() {
+  count_wait_for_testing();
+  return MPI_Wtime();
+}
+
+ProbedMessage Watch::probe(int source, int tag) {
+  const double since = begin_wait();
+  for (;;) {
+    if (std::optional<ProbedMessage> message = try_probe(comm_, source, tag)) return std::move(*message);
+    check(since);
+  }
+}
+
+void Watch::complete(PendingSends& sends, const char* what) {
+  const double since = begin_wait();
+  while (!test_all(sends.requests, what)) check(since);
+  sends.clear();
+}
+
+void Watch::tell_others() noexcept {
+  int me = 0, ranks = 0;
+  if (MPI_Comm_rank(comm_, &me) != MPI_SUCCESS || MPI_Comm_size(comm_, &ranks) != MPI_SUCCESS) return;
+  for (int r = 0; r < ranks; ++r) {
+    if (r == me) continue;
+    // An empty message is sent whole at once (eager); nobody waits for it.
+    MPI_Request request = MPI_REQUEST_NULL;
+    if (MPI_Isend(nullptr, 0, MPI_BYTE, r, notice_tag, comm_, &request) == MPI_SUCCESS)
+      MPI_Request_free(&request);
+  }
+}
+
+namespace watch_detail {
+
+void agree_after(MPI_Comm user, OwnedComm& own, Watch& watch, ErrorCode code, const std::string& message,
+                 const std::exception_ptr& foreign) {
+  if (code != ErrorCode::ok) watch.tell_others();
+  try {
+    agree_on_errors(user, code, message);
+  } catch (const Error&) {
+    keep_until_exit(std::move(own));  // see the top of watch.hpp
+    if (foreign) std::rethrow_exception(foreign);
+    throw;
+  }
+}
+
+}  // namespace watch_detail
+
+}  // namespace gsr::detail
