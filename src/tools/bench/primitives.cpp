@@ -33,7 +33,7 @@ struct Layout {
 Layout layout_of(const std::vector<std::size_t>& sizes) {
   Layout l;
   for (std::size_t s : sizes) {
-    if (l.total + s > static_cast<std::size_t>(INT_MAX))
+    if (s > static_cast<std::size_t>(INT_MAX) - l.total)  // never wraps: total <= INT_MAX
       throw Error(ErrorCode::invalid_argument,
                   "gsr-bench --primitives: the blocks add up to more than MPI_Scatterv's int displacements can "
                   "address; choose smaller --block-bytes");
@@ -118,16 +118,17 @@ struct Exchange {
 
   Exchange(std::size_t block, int ranks, int rank, MPI_Comm c) : comm(c), per_peer(block / record_bytes) {
     const auto p = static_cast<std::size_t>(ranks);
+    // Checked before anything is allocated, and without a product that could wrap.
+    if (per_peer > static_cast<std::size_t>(INT_MAX) / record_bytes / p)
+      throw Error(ErrorCode::invalid_argument,
+                  "gsr-bench --primitives: the all-to-all transfer is more than MPI_Alltoallv's int displacements "
+                  "can address; choose smaller --block-bytes");
     for (std::size_t to = 0; to < p; ++to)
       for (std::size_t i = 0; i < per_peer; ++i) {
         records.push_back((static_cast<std::uint64_t>(rank) << 48) | (static_cast<std::uint64_t>(to) << 32) | i);
         destinations.push_back(static_cast<int>(to));
       }
     const int count = static_cast<int>(per_peer * record_bytes);
-    if (per_peer * record_bytes * p > static_cast<std::size_t>(INT_MAX))
-      throw Error(ErrorCode::invalid_argument,
-                  "gsr-bench --primitives: the all-to-all transfer is more than MPI_Alltoallv's int displacements "
-                  "can address; choose smaller --block-bytes");
     for (std::size_t r = 0; r < p; ++r) {
       counts.push_back(count);
       displacements.push_back(static_cast<int>(r) * count);
