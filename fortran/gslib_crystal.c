@@ -21,6 +21,7 @@
 #include "gsr_fortran.h"
 
 #include <limits.h>
+#include <stdint.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -168,6 +169,12 @@ static void run_transfer(const char *call, const char *m_name, const sint *handl
   const size_t ints = (size_t)*mi, longs = (size_t)*ml, reals = (size_t)*mr;
   const size_t record = ints * sizeof(sint) + longs * sizeof(slong) + reals * sizeof(double);
   const size_t count = (size_t)*n;
+  if (record != 0 && count > SIZE_MAX / record) {
+    char message[128];
+    snprintf(message, sizeof message, "%zu tuples of %zu bytes are more bytes than memory can hold", count, record);
+    gsr_shim_fail_transfer(router->comm, GSR_ERR_INVALID_ARGUMENT, call, message);
+    return;
+  }
   char *records = count ? malloc(count * record) : NULL;
   int *destinations = count ? malloc(count * sizeof *destinations) : NULL;
   if (count && (!records || !destinations)) {

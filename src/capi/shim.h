@@ -37,7 +37,8 @@ int gsr_shim_transfer(const void *records, size_t count, size_t record_bytes, co
                       size_t destination_count, MPI_Comm comm, int method, void **received, int **sources,
                       size_t *received_count, gsr_transfer_stats *stats);
 /* gsr_shim_transfer of tuples with `layout[3]` integers, longs and reals each, which every
- * rank must pass alike (E-TRANSFER-MISMATCH), not only their size: the crystal router's. */
+ * rank must pass alike (E-TRANSFER-DISAGREE-LAYOUT), not only their size: the crystal
+ * router's. */
 int gsr_shim_transfer_tuples(const void *records, size_t count, size_t record_bytes, const int *destinations,
                              MPI_Comm comm, const int64_t layout[3], void **received, int **sources,
                              size_t *received_count);

@@ -3,6 +3,7 @@
 
 #include "mpi/keeper.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cmath>
@@ -58,35 +59,20 @@ double timeout_from_environment() {
   return seconds;
 }
 
-namespace {
-
-/// The agreement's reduction, on the heap: when a rank never arrives the others give up on
-/// it, but MPI may still write the result when that rank arrives late, so the buffers (and
-/// the request, which MPI forbids freeing for a collective) go to the keeper (keeper.hpp).
-struct Vote {
-  int mine = 0;
-  int first = 0;
-  MPI_Request request = MPI_REQUEST_NULL;
-};
-
-/// The lowest rank that reports a failure (`size` for none): MPI_MIN of every rank's vote,
-/// polled so that a rank that never joins costs the others GSR_TIMEOUT, not a hang.
-int lowest_failing_rank(MPI_Comm comm, int mine) {
+void wait_polled(MPI_Request& request, std::shared_ptr<void> buffers) {
   double timeout = default_timeout_seconds;
   try {
     timeout = timeout_from_environment();
   } catch (const Error&) {
     // A malformed GSR_TIMEOUT is reported by the step that reads it (setup); wait as by default.
   }
-  auto vote = std::make_shared<Vote>(Vote{mine, mine, MPI_REQUEST_NULL});
-  GSR_MPI_CHECK(MPI_Iallreduce(&vote->mine, &vote->first, 1, MPI_INT, MPI_MIN, comm, &vote->request));
   const auto start = std::chrono::steady_clock::now();
   for (int done = 0;;) {
-    GSR_MPI_CHECK(MPI_Test(&vote->request, &done, MPI_STATUS_IGNORE));
-    if (done) return vote->first;
+    GSR_MPI_CHECK(MPI_Test(&request, &done, MPI_STATUS_IGNORE));
+    if (done) return;
     const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (timeout > 0 && waited > timeout) {
-      keep_until_exit(std::shared_ptr<void>(std::move(vote)));
+      keep_until_exit(std::move(buffers));
       char text[256];
       std::snprintf(text, sizeof text,
                     "gsr: waited %.1f s (GSR_TIMEOUT = %g s) for every rank of the communicator to join this "
@@ -95,6 +81,50 @@ int lowest_failing_rank(MPI_Comm comm, int mine) {
       throw Error(ErrorCode::timeout, text);
     }
   }
+}
+
+void allreduce_max_polled(std::span<std::int64_t> values, MPI_Comm comm) {
+  struct Reduction {
+    std::vector<std::int64_t> mine, all;
+    MPI_Request request = MPI_REQUEST_NULL;
+  };
+  auto r = std::make_shared<Reduction>();
+  r->mine.assign(values.begin(), values.end());
+  r->all.resize(values.size());
+  GSR_MPI_CHECK(MPI_Iallreduce(r->mine.data(), r->all.data(), static_cast<int>(values.size()), MPI_INT64_T, MPI_MAX,
+                               comm, &r->request));
+  wait_polled(r->request, r);
+  std::copy(r->all.begin(), r->all.end(), values.begin());
+}
+
+namespace {
+
+/// The lowest rank that reports a failure (`size` for none): MPI_MIN of every rank's vote,
+/// polled so that a rank that never joins costs the others GSR_TIMEOUT, not a hang.
+int lowest_failing_rank(MPI_Comm comm, int mine) {
+  struct Vote {
+    int mine = 0;
+    int first = 0;
+    MPI_Request request = MPI_REQUEST_NULL;
+  };
+  auto vote = std::make_shared<Vote>(Vote{mine, mine, MPI_REQUEST_NULL});
+  GSR_MPI_CHECK(MPI_Iallreduce(&vote->mine, &vote->first, 1, MPI_INT, MPI_MIN, comm, &vote->request));
+  wait_polled(vote->request, vote);
+  return vote->first;
+}
+
+/// MPI_Bcast of `bytes` bytes from `root`, polled like the vote: the root may have given up
+/// on the vote (GSR_TIMEOUT) while the others' completed.
+void broadcast_polled(void* data, int bytes, int root, MPI_Comm comm) {
+  struct Message {
+    std::vector<char> bytes;
+    MPI_Request request = MPI_REQUEST_NULL;
+  };
+  auto m = std::make_shared<Message>();
+  m->bytes.assign(static_cast<const char*>(data), static_cast<const char*>(data) + bytes);
+  GSR_MPI_CHECK(MPI_Ibcast(m->bytes.data(), bytes, MPI_CHAR, root, comm, &m->request));
+  wait_polled(m->request, m);
+  std::copy(m->bytes.begin(), m->bytes.end(), static_cast<char*>(data));
 }
 
 }  // namespace
@@ -113,10 +143,15 @@ void agree_on_errors(MPI_Comm comm, ErrorCode local_code, const std::string& loc
   if (first == size) return;
 
   int header[2] = {static_cast<int>(local_code), first == rank ? static_cast<int>(local_message.size()) : 0};
-  GSR_MPI_CHECK(MPI_Bcast(header, 2, MPI_INT, first, comm));
   std::string text(local_message);
-  text.resize(static_cast<std::size_t>(header[1]));
-  GSR_MPI_CHECK(MPI_Bcast(text.data(), header[1], MPI_CHAR, first, comm));
+  try {
+    broadcast_polled(header, static_cast<int>(sizeof header), first, comm);
+    text.resize(static_cast<std::size_t>(header[1]));
+    broadcast_polled(text.data(), header[1], first, comm);
+  } catch (const Error&) {
+    if (local_code != ErrorCode::ok) throw Error(local_code, local_message);
+    throw;
+  }
 
   if (local_code != ErrorCode::ok) throw Error(local_code, local_message);
   if (report == Report::same_everywhere) throw Error(static_cast<ErrorCode>(header[0]), text);

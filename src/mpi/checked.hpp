@@ -7,7 +7,10 @@
 #include <mpi.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <limits>
+#include <memory>
+#include <span>
 #include <string>
 
 namespace gsr::detail {
@@ -34,6 +37,15 @@ int comm_size(MPI_Comm comm);
 /// the limit off. Throws Error(invalid_argument) for anything else than a number >= 0.
 double timeout_from_environment();
 inline constexpr double default_timeout_seconds = 300;
+
+/// Waits for `request`, a collective of gsr's on a communicator some rank may never join,
+/// polling: after GSR_TIMEOUT seconds it hands `buffers` (what MPI may still write, and the
+/// request) to the keeper and throws Error(timeout).
+void wait_polled(MPI_Request& request, std::shared_ptr<void> buffers);
+
+/// MPI_Allreduce(MPI_MAX) of int64 values in place, waited for as wait_polled does: for the
+/// steps that follow an agreement, which a rank that gave up on it (GSR_TIMEOUT) never joins.
+void allreduce_max_polled(std::span<std::int64_t> values, MPI_Comm comm);
 
 /// What the other ranks throw when one rank failed.
 enum class Report {

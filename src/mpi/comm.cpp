@@ -3,10 +3,22 @@
 
 #include "mpi/checked.hpp"
 
+#include <memory>
+
 namespace gsr::detail {
 
 OwnedComm::OwnedComm(MPI_Comm user) {
-  GSR_MPI_CHECK(MPI_Comm_dup(user, &comm_));
+  // Non-blocking and polled (wait_polled): a rank that gave up on the step before this one
+  // (GSR_TIMEOUT) never comes, and the others must not wait for it forever. MPI writes the
+  // new handle when the duplicate completes, so it lives on the heap until then.
+  struct Duplicate {
+    MPI_Comm comm = MPI_COMM_NULL;
+    MPI_Request request = MPI_REQUEST_NULL;
+  };
+  auto dup = std::make_shared<Duplicate>();
+  GSR_MPI_CHECK(MPI_Comm_idup(user, &dup->comm, &dup->request));
+  wait_polled(dup->request, dup);
+  comm_ = dup->comm;
   GSR_MPI_CHECK(MPI_Comm_set_errhandler(comm_, MPI_ERRORS_RETURN));
 }
 

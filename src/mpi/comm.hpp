@@ -11,7 +11,8 @@ namespace gsr::detail {
 class OwnedComm {
 public:
   OwnedComm() = default;
-  /// Collective over `user` (MPI_Comm_dup). Throws Error(mpi) if MPI refuses.
+  /// Collective over `user` (MPI_Comm_idup, polled: Error(timeout) after GSR_TIMEOUT if a
+  /// rank never joins). Throws Error(mpi) if MPI refuses.
   explicit OwnedComm(MPI_Comm user);
   /// Takes ownership of a communicator gsr created (a graph communicator, say) and makes it
   /// return errors too.

@@ -37,7 +37,11 @@ PendingSends::~PendingSends() {
     std::vector<MPI_Request> requests;
     std::vector<std::shared_ptr<const void>> buffers;
   };
-  keep_until_exit(Abandoned{std::move(requests), std::move(buffers_)});
+  try {
+    keep_until_exit(Abandoned{std::move(requests), std::move(buffers_)});
+  } catch (...) {
+    // No memory even for that (a destructor must not throw): the buffers go with the call.
+  }
 }
 
 void PendingSends::clear() noexcept {
@@ -65,17 +69,22 @@ double Watch::begin_wait() {
   return MPI_Wtime();
 }
 
+// The waits look for a notice and at the clock once every `checks_every` polls: a wildcard
+// probe may cost more than the poll itself (Open MPI scans every peer's queue for one).
+constexpr unsigned checks_every = 16;
+
 ProbedMessage Watch::probe(int source, int tag) {
   const double since = begin_wait();
-  for (;;) {
+  for (unsigned polls = 1;; ++polls) {
     if (std::optional<ProbedMessage> message = try_probe(comm_, source, tag)) return std::move(*message);
-    check(since);
+    if (polls % checks_every == 0) check(since);
   }
 }
 
 void Watch::complete(PendingSends& sends, const char* what) {
   const double since = begin_wait();
-  while (!test_all(sends.requests, what)) check(since);
+  for (unsigned polls = 1; !test_all(sends.requests, what); ++polls)
+    if (polls % checks_every == 0) check(since);
   sends.clear();
 }
 
@@ -99,7 +108,10 @@ void agree_after(MPI_Comm user, OwnedComm& own, Watch& watch, ErrorCode code, co
   try {
     agree_on_errors(user, code, message);
   } catch (const Error&) {
-    keep_until_exit(std::move(own));  // see the top of watch.hpp
+    try {
+      keep_until_exit(std::move(own));  // see the top of watch.hpp
+    } catch (...) {
+    }
     if (foreign) std::rethrow_exception(foreign);
     throw;
   }

@@ -63,8 +63,8 @@ std::vector<TransferRoundStats> transfer_crystal_router(Watch& watch, const Outb
     }
     TransferRoundStats round;
     PendingSends send;
-    post_send(going.data(), going.byte_size(), shape.send_to, tag, comm, send.requests);
     send.hold(leaving_records);
+    post_send(going.data(), going.byte_size(), shape.send_to, tag, comm, send.requests);
     count_sent(round, going.size(), going.byte_size());
     held = std::move(staying);
     for (int source : shape.sources) {

@@ -48,7 +48,10 @@ std::vector<TransferRoundStats> transfer_direct(Watch& watch, const Outbox& out,
   try {
     received = sparse_exchange_views(comm, direct_tag, outgoing, &watch);
   } catch (...) {
-    keep_until_exit(std::shared_ptr<void>(kept));
+    try {
+      keep_until_exit(std::shared_ptr<void>(kept));
+    } catch (...) {
+    }
     throw;
   }
 

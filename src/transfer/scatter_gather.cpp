@@ -87,8 +87,8 @@ void check_room(const char* what, const std::function<void*(std::size_t)>& make_
 void agree_on_root(MPI_Comm comm, const char* what, int root, std::size_t value_bytes) {
   std::int64_t mine[4] = {root, -static_cast<std::int64_t>(root), static_cast<std::int64_t>(value_bytes),
                           -static_cast<std::int64_t>(value_bytes)};
-  std::int64_t most[4] = {};
-  GSR_MPI_CHECK(MPI_Allreduce(mine, most, 4, MPI_INT64_T, MPI_MAX, comm));
+  std::int64_t most[4] = {mine[0], mine[1], mine[2], mine[3]};
+  detail::allreduce_max_polled(most, comm);  // polled: a rank that gave up on the step before never comes
   if (most[0] != -most[1])
     fail(ErrorCode::mismatch, what,
          "the ranks disagree about the root: this rank passed " + std::to_string(root) + ", the ranks passed roots from " +
@@ -231,6 +231,7 @@ Arrival receive_header(detail::Watch& watch, int source, std::size_t blocks, std
   std::memcpy(counts.data() + start, arrival.first.get(), arrival.header);
   for (std::size_t i = start; i < counts.size(); ++i) {
     if (counts[i] < 0 || !fits(static_cast<std::size_t>(counts[i]), value_bytes)) malformed("a count is out of range");
+    if (bytes_of(counts[i], value_bytes) > most_bytes - arrival.payload) malformed("its counts add up past memory");
     arrival.payload += bytes_of(counts[i], value_bytes);
   }
   arrival.packed = message.bytes > arrival.header;
@@ -445,6 +446,9 @@ void gather_at_root(const Holding& own, const std::vector<TreeStep>& steps, std:
   std::vector<std::size_t> offset(static_cast<std::size_t>(ranks) + 1, 0);  // bytes, by rank
   for (int r = 0; r < ranks; ++r) {
     result.counts[r] = static_cast<std::size_t>(relative_counts[(r - root + ranks) % ranks]);
+    // Each count fits on its own (receive_header); their sum must too.
+    if (result.counts[r] * value_bytes > most_bytes - offset[r])
+      fail(ErrorCode::invalid_argument, what, "the ranks' counts add up to more bytes than memory can hold");
     offset[r + 1] = offset[r] + result.counts[r] * value_bytes;
   }
   Room room;

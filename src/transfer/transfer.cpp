@@ -67,8 +67,12 @@ TransferMethod choose(int ranks, std::int64_t most_records, std::int64_t most_pa
 /// the number of distinct ranks other than this one that records go to.
 std::int64_t check_arguments(const void* records, std::size_t count, std::size_t record_bytes,
                              std::span<const int> destinations, int me, int ranks,
-                             const std::function<void*(std::size_t)>& make_room, TransferMethod method) {
+                             const std::function<void*(std::size_t)>& make_room, TransferMethod method,
+                             const TupleLayout* layout) {
   auto bad = [](const std::string& what) { throw Error(ErrorCode::invalid_argument, "gsr: transfer: " + what); };
+  if (layout && (layout->integers < 0 || layout->longs < 0 || layout->reals < 0))
+    bad("a tuple cannot have a negative number of columns (integers " + std::to_string(layout->integers) +
+        ", longs " + std::to_string(layout->longs) + ", reals " + std::to_string(layout->reals) + ")");
   if (!known(method))
     bad("unknown method code " + std::to_string(static_cast<int>(method)) +
         " (expected 0 auto, 1 direct, 2 crystal_router or 3 two_round)");
@@ -173,7 +177,7 @@ TransferResult transfer_records(const void* records, std::size_t count, std::siz
   std::int64_t partners = 0;
   double timeout = 0;
   collectively(comm, [&] {
-    partners = check_arguments(records, count, record_bytes, destinations, me, ranks, make_room, method);
+    partners = check_arguments(records, count, record_bytes, destinations, me, ranks, make_room, method, layout);
     timeout = timeout_from_environment();
   });
 
@@ -184,8 +188,7 @@ TransferResult transfer_records(const void* records, std::size_t count, std::siz
   std::array<std::int64_t, 12> agreed = {bytes,     -bytes,    code,      -code,     static_cast<std::int64_t>(count),
                                          partners,  parts[0],  -parts[0], parts[1],  -parts[1],
                                          parts[2],  -parts[2]};
-  GSR_MPI_CHECK(
-      MPI_Allreduce(MPI_IN_PLACE, agreed.data(), static_cast<int>(agreed.size()), MPI_INT64_T, MPI_MAX, comm));
+  allreduce_max_polled(agreed, comm);  // polled: a rank that gave up on the step above never comes
   if (agreed[0] != -agreed[1])
     throw Error(ErrorCode::mismatch, "gsr: transfer: ranks disagree about the record size (some pass " +
                                          std::to_string(-agreed[1]) + " bytes, others " + std::to_string(agreed[0]) +

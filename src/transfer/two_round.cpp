@@ -91,11 +91,11 @@ std::vector<TransferRoundStats> transfer_two_round(Watch& watch, const Outbox& o
     }
   }
   auto dealt = std::make_shared<Bins>(ranks, w);  // shared with the sends (mpi/watch.hpp)
-  Bins& deal = *dealt;
-  for (std::size_t b : bin_of) ++deal.first[b + 1];
-  for (int b = 0; b < ranks; ++b) deal.first[b + 1] += deal.first[b];
-  deal.records.resize_bytes(out.count * deal.records.stride());
   {
+    Bins& deal = *dealt;
+    for (std::size_t b : bin_of) ++deal.first[b + 1];
+    for (int b = 0; b < ranks; ++b) deal.first[b + 1] += deal.first[b];
+    deal.records.resize_bytes(out.count * deal.records.stride());
     std::vector<std::size_t> next(deal.first.begin(), deal.first.end() - 1);
     for (std::size_t i = 0; i < out.count; ++i) {
       std::byte* at = deal.records.data() + next[bin_of[i]]++ * deal.records.stride();

@@ -184,6 +184,27 @@ void expect_lone_absence(const std::string& timeout_entry, const std::function<v
   MPI_Barrier(MPI_COMM_WORLD);  // the abandoned communicator is never used again
 }
 
+TEST(TransferFailures, RankComesAfterTheOthersGaveUp) {
+  // The last rank comes GSR_TIMEOUT + 1 s late: the others give up on the first step and
+  // return E-TRANSFER-TIMEOUT; the late rank then completes that step alone with their
+  // abandoned halves, and must not wait forever in the steps after it (the allreduce of the
+  // record sizes, the duplicate) for ranks that have gone: it times out too.
+  MPI_Comm comm = MPI_COMM_NULL;
+  MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+  const bool late = gsr_test::world_rank() == failing_rank();
+  if (late) {
+    const double until = MPI_Wtime() + timeout_seconds() + 1;
+    while (MPI_Wtime() < until) {
+    }
+  }
+  AllToAll a(1);
+  const double started = MPI_Wtime();
+  const std::string message =
+      gsr_errors::expect_entry("E-TRANSFER-TIMEOUT", [&] { a.run(TransferMethod::direct, comm); }, late ? "late" : "early");
+  EXPECT_LT(MPI_Wtime() - started, timeout_seconds() * 3 + 5) << message;
+  MPI_Barrier(MPI_COMM_WORLD);  // the abandoned communicator is never used again
+}
+
 TEST(TransferFailures, RankNeverComesToTheCall) {
   gsr_set_error_mode(GSR_ERRORS_RETURN);
   const int ranks = gsr_test::world_size();
