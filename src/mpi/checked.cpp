@@ -59,6 +59,14 @@ double timeout_from_environment() {
   return seconds;
 }
 
+Error timeout_error(double waited, double timeout, const char* what) {
+  char text[320];
+  std::snprintf(text, sizeof text,
+                "gsr: waited %.1f s (GSR_TIMEOUT = %g s) for %s; a rank failed, skipped the call, or stopped", waited,
+                timeout, what);
+  return Error(ErrorCode::timeout, text);
+}
+
 void wait_polled(MPI_Request& request, std::shared_ptr<void> buffers) {
   double timeout = default_timeout_seconds;
   try {
@@ -73,12 +81,7 @@ void wait_polled(MPI_Request& request, std::shared_ptr<void> buffers) {
     const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (timeout > 0 && waited > timeout) {
       keep_until_exit(std::move(buffers));
-      char text[256];
-      std::snprintf(text, sizeof text,
-                    "gsr: waited %.1f s (GSR_TIMEOUT = %g s) for every rank of the communicator to join this "
-                    "collective step; a rank failed before reaching it, skipped the call, or stopped",
-                    waited, timeout);
-      throw Error(ErrorCode::timeout, text);
+      throw timeout_error(waited, timeout, "every rank of the communicator to join this collective step");
     }
   }
 }

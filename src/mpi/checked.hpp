@@ -38,6 +38,10 @@ int comm_size(MPI_Comm comm);
 double timeout_from_environment();
 inline constexpr double default_timeout_seconds = 300;
 
+/// The Error(timeout) of a wait that lasted `waited` seconds against GSR_TIMEOUT = `timeout`
+/// for `what` ("every rank of the communicator to join this collective step", say).
+Error timeout_error(double waited, double timeout, const char* what);
+
 /// Waits for `request`, a collective of gsr's on a communicator some rank may never join,
 /// polling: after GSR_TIMEOUT seconds it hands `buffers` (what MPI may still write, and the
 /// request) to the keeper and throws Error(timeout).

@@ -54,14 +54,7 @@ void Watch::check(double since) {
   GSR_MPI_CHECK(MPI_Iprobe(MPI_ANY_SOURCE, notice_tag, comm_, &noticed, MPI_STATUS_IGNORE));
   if (noticed) throw PeerFailed{};
   const double waited = MPI_Wtime() - since;
-  if (timeout_ > 0 && waited > timeout_) {
-    char text[256];
-    std::snprintf(text, sizeof text,
-                  "gsr: waited %.1f s (GSR_TIMEOUT = %g s) for another rank's message in this collective call; a "
-                  "rank failed, skipped the call, or stopped",
-                  waited, timeout_);
-    throw Error(ErrorCode::timeout, text);
-  }
+  if (timeout_ > 0 && waited > timeout_) throw timeout_error(waited, timeout_, "another rank's message in this call");
 }
 
 double Watch::begin_wait() {
