@@ -4,7 +4,6 @@
 #include "mpi/keeper.hpp"
 
 #include <atomic>
-#include <cstdio>
 #include <new>
 #include <utility>
 
