@@ -5,6 +5,7 @@
 
 #include <gsr/gs.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -14,7 +15,7 @@ namespace gsr::capi {
 
 namespace {
 
-int error_mode = GSR_ERRORS_ABORT;
+std::atomic<int> error_mode{GSR_ERRORS_ABORT};  // the process's, set from any thread
 
 struct FailureRecord {
   int code = GSR_SUCCESS;  // of the most recent failure
@@ -43,7 +44,7 @@ void record_failure(const char* function, ErrorCode code, const std::string& mes
   } catch (...) {
     record.message.clear();
   }
-  if (error_mode == GSR_ERRORS_ABORT) {
+  if (error_mode.load(std::memory_order_relaxed) == GSR_ERRORS_ABORT) {
     std::fprintf(stderr, "%s\n", record.message.c_str());
     std::fflush(stderr);
     // The launcher forwards stderr asynchronously and may tear the job down before it has
@@ -63,8 +64,10 @@ using namespace gsr::capi;
 
 extern "C" {
 
-void gsr_set_error_mode(int mode) { error_mode = mode == GSR_ERRORS_RETURN ? GSR_ERRORS_RETURN : GSR_ERRORS_ABORT; }
-int gsr_get_error_mode(void) { return error_mode; }
+void gsr_set_error_mode(int mode) {
+  error_mode.store(mode == GSR_ERRORS_RETURN ? GSR_ERRORS_RETURN : GSR_ERRORS_ABORT, std::memory_order_relaxed);
+}
+int gsr_get_error_mode(void) { return error_mode.load(std::memory_order_relaxed); }
 int gsr_last_error(void) { return record.last_call_failed ? record.code : GSR_SUCCESS; }
 const char* gsr_last_error_message(void) { return record.last_call_failed ? record.message.c_str() : ""; }
 void gsr_clear_error(void) { gsr_shim_clear(); }

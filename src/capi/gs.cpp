@@ -8,6 +8,7 @@
 #include "capi/shim.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstddef>
 #include <deque>
 #include <cstdint>
@@ -16,7 +17,9 @@
 #include <limits>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
+#include <shared_mutex>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -46,6 +49,12 @@ struct LiveHandle {
 
 namespace {
 
+// The registry below is shared by the threads (docs/threads.md): setups and frees change
+// it under `registry_lock` held exclusively; a call finds its handle under the lock shared,
+// or without it when the handle is the one this thread found last and no handle has been
+// freed since (`last_found`, checked against `frees`), which is every call of a thread
+// working on one handle.
+//
 // The live handles, by the address of their struct gs_data. Freed handles leave this map,
 // so the per-call lookup sees live handles only; their structs are kept in `freed` (the
 // handles released) so that a pointer used after gs_free is refused as freed rather than
@@ -72,6 +81,18 @@ constexpr int requests_per_handle = 1 << 12;
 // serials wrap around and a serial is reused once its handle is freed.
 constexpr int max_serial = std::numeric_limits<int>::max() / requests_per_handle - 1;
 
+std::shared_mutex registry_lock;
+std::atomic<std::uint64_t> frees{0};  // handles freed so far; bumped under registry_lock
+
+struct LastFound {
+  const gs_data* h = nullptr;
+  LiveHandle* live = nullptr;
+  std::uint64_t frees = 0;  // `frees` when it was found: valid while no handle was freed
+};
+// initial-exec: a plain load, not a call to __tls_get_addr, on every call.
+thread_local constinit LastFound last_found __attribute__((tls_model("initial-exec")));
+
+// Under registry_lock held exclusively.
 int allocate_serial() {
   for (int tried = 0; tried < max_serial; ++tried) {
     const int serial = next_serial;
@@ -82,12 +103,23 @@ int allocate_serial() {
 }
 
 LiveHandle* find_live(const gs_data* h) {
+  if (h == last_found.h && last_found.frees == frees.load(std::memory_order_acquire)) return last_found.live;
+  const std::shared_lock lock(registry_lock);
   const auto found = live_handles.find(h);
-  return found == live_handles.end() ? nullptr : found->second.live.get();
+  if (found == live_handles.end()) return nullptr;
+  last_found = LastFound{h, found->second.live.get(), frees.load(std::memory_order_relaxed)};
+  return last_found.live;
+}
+
+LiveHandle* find_by_serial(int serial) {
+  const std::shared_lock lock(registry_lock);
+  const auto found = handles_by_serial.find(serial);
+  return found == handles_by_serial.end() ? nullptr : found->second;
 }
 
 // Only on the error path: a linear search of at most freed_kept structs.
 bool was_freed(const gs_data* h) {
+  const std::shared_lock lock(registry_lock);
   return std::any_of(freed.begin(), freed.end(), [h](const auto& shell) { return shell.get() == h; });
 }
 
@@ -98,18 +130,30 @@ gs_data* register_handle(std::unique_ptr<LiveHandle> live) {
   MPI_Comm_size(comm, &size);
   auto shell = std::make_unique<gs_data>(gs_data{{static_cast<uint>(rank), static_cast<uint>(size), comm}});
   gs_data* const h = shell.get();
+  const std::unique_lock lock(registry_lock);
+  live->serial = allocate_serial();
   handles_by_serial[live->serial] = live.get();
   live_handles.emplace(h, Issued{std::move(shell), std::move(live)});
   return h;
 }
 
+// The handle is destroyed (its neighbours told, its communicator freed) after the lock is
+// released: other threads' lookups do not wait for that.
 void unregister_handle(const gs_data* h) {
-  const auto found = live_handles.find(h);
-  handles_by_serial.erase(found->second.live->serial);
-  found->second.shell->comm.c = MPI_COMM_NULL;  // released with the handle, as gslib's gs_free does
-  freed.push_back(std::move(found->second.shell));
-  live_handles.erase(found);
-  if (freed.size() > freed_kept) freed.pop_front();
+  std::unique_ptr<LiveHandle> released;
+  {
+    const std::unique_lock lock(registry_lock);
+    const auto found = live_handles.find(h);
+    if (found == live_handles.end())  // another thread freed it meanwhile
+      throw Error(ErrorCode::state, "gsr: the handle was freed by gs_free (a stale pointer); set up a new one");
+    handles_by_serial.erase(found->second.live->serial);
+    found->second.shell->comm.c = MPI_COMM_NULL;  // released with the handle, as gslib's gs_free does
+    freed.push_back(std::move(found->second.shell));
+    released = std::move(found->second.live);
+    live_handles.erase(found);
+    if (freed.size() > freed_kept) freed.pop_front();
+    frees.fetch_add(1, std::memory_order_release);
+  }
 }
 
 LiveHandle& checked(const gs_data* h) {
@@ -124,6 +168,14 @@ LiveHandle& checked(const gs_data* h) {
 MPI_Comm comm_of(const gs_data* h) {
   const LiveHandle* live = h ? find_live(h) : nullptr;
   return live ? live->handle.comm() : MPI_COMM_WORLD;
+}
+
+// The request behind an igs request id, or nullptr if it is not in flight; `h` its handle.
+std::optional<gsr::Request>* find_request(int id, LiveHandle*& h) {
+  h = id < 0 ? nullptr : find_by_serial(id / requests_per_handle);
+  const auto index = static_cast<std::size_t>(id % requests_per_handle);
+  if (!h || index >= h->requests.size() || !h->requests[index]) return nullptr;
+  return &h->requests[index];
 }
 
 int start_request(LiveHandle& h, gsr::Request request) {
@@ -207,7 +259,6 @@ gs_data* setup_ids(const Id* id, uint n, const struct comm* comm, int unique, gs
     SetupOptions options{unique != 0, static_cast<Method>(method), verbose >= 2, verbose == 1};
     Int64Ids<const Id> ids(id, n);
     auto live = std::unique_ptr<LiveHandle>(new LiveHandle{Handle(ids.span(), comm->c, options), 0, {}});
-    live->serial = allocate_serial();
     result = register_handle(std::move(live));
   });
   return result;
@@ -338,18 +389,25 @@ void igs_many(void* const* u, unsigned k, gs_dom dom, gs_op op, unsigned transpo
 }
 
 void gs_wait(int handle) {
-  const int serial = handle / gsr::capi::requests_per_handle;
-  const auto index = static_cast<std::size_t>(handle % gsr::capi::requests_per_handle);
-  auto found = gsr::capi::handles_by_serial.find(serial);
-  LiveHandle* h = found == gsr::capi::handles_by_serial.end() ? nullptr : found->second;
+  LiveHandle* h = nullptr;
+  std::optional<gsr::Request>* request = gsr::capi::find_request(handle, h);
   guarded("gs_wait", h ? h->handle.comm() : MPI_COMM_WORLD, [&] {
-    if (handle < 0 || !h || index >= h->requests.size() || !h->requests[index])
+    if (!request)
       throw gsr::Error(gsr::ErrorCode::state,
                        "gsr: request " + std::to_string(handle) + " is not in flight (already waited for, or never started)");
-    gsr::Request request = std::move(*h->requests[index]);
-    h->requests[index].reset();
-    request.wait();
+    try {
+      (*request)->wait();
+    } catch (...) {
+      if (!(*request)->pending()) request->reset();  // else refused, not begun: still in flight
+      throw;
+    }
+    request->reset();
   });
+}
+
+int gsr_shim_request_in_flight(int handle) {
+  LiveHandle* h = nullptr;
+  return gsr::capi::find_request(handle, h) ? 1 : 0;
 }
 
 void gs_unique(slong* id, uint n, const struct comm* comm) { gsr::capi::unique_ids(id, n, comm); }

@@ -51,6 +51,10 @@ int gsr_shim_scatter(const void *data, size_t data_length, const int64_t *counts
  * records (abort mode: reports) `code` and `message` under `call`. */
 void gsr_shim_fail_transfer(MPI_Comm comm, int code, const char *call, const char *message);
 
+/* 1 if igs request `request` is still in flight (a wait refused on another thread leaves it
+ * so), else 0. */
+int gsr_shim_request_in_flight(int request);
+
 /* The most recent failure, kept until gsr_shim_clear (or gsr_clear_error). */
 int gsr_shim_last_failure(void);
 const char *gsr_shim_last_failure_message(void);

@@ -1,6 +1,7 @@
 // core/handle.cpp — the per-call path (validate, local gather -> exchange -> local
 // scatter), the Handle's other members and Request. Setup is in core/setup.cpp.
 #include "core/handle_state.hpp"
+#include "mpi/threads.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -100,7 +101,12 @@ void HandleState::waiting(const Workspace& ws, double seconds) {
                                       "; did a rank skip this call, or stop?");
 }
 
+void HandleState::check_thread() const {
+  for (const auto& exchange : exchanges) exchange->check_starter();
+}
+
 void HandleState::fail_call(const CallInfo& unnumbered, ErrorCode code, const std::string& message) {
+  check_thread();
   const CallInfo info = numbered(unnumbered);
   // The method the other ranks use for this call, if this rank's domain and k are valid.
   const bool sized = valid_domain(static_cast<int>(info.dom)) && info.k >= 1 &&
@@ -131,6 +137,7 @@ void HandleState::complete(Workspace& ws) {
 }
 
 std::size_t HandleState::start(const DataRef& data, std::size_t length, const CallInfo& unnumbered) {
+  check_thread();
   const Kernels* kernels = nullptr;
   const std::string problem = validate(data, length, unnumbered, kernels);
   if (!problem.empty()) fail_call(unnumbered, ErrorCode::invalid_argument, problem);
@@ -228,16 +235,19 @@ detail::HandleState& live(const std::shared_ptr<detail::HandleState>& state) {
 // share of it (two atomic reference-count updates per call).
 void Handle::apply_vec(void* u, std::size_t length, std::size_t k, Domain dom, Op op, Transpose t) {
   auto& s = live(state_);
+  const detail::ThreadEntry entry(&s.in_use);
   s.finish(s.start(detail::DataRef{u, nullptr, k, false}, length, detail::CallInfo{dom, op, t, k, false}));
 }
 
 void Handle::apply_many(void* const* arrays, std::size_t k, Domain dom, Op op, Transpose t) {
   auto& s = live(state_);
+  const detail::ThreadEntry entry(&s.in_use);
   s.finish(s.start(detail::DataRef{nullptr, arrays, k, true}, 0, detail::CallInfo{dom, op, t, k, true}));
 }
 
 Request Handle::start_vec(void* u, std::size_t length, std::size_t k, Domain dom, Op op, Transpose t) {
   auto& s = live(state_);
+  const detail::ThreadEntry entry(&s.in_use);
   detail::DataRef data{u, nullptr, k, false};
   const std::size_t slot = s.start(data, length, detail::CallInfo{dom, op, t, k, false});
   return Request(state_, slot);
@@ -245,6 +255,7 @@ Request Handle::start_vec(void* u, std::size_t length, std::size_t k, Domain dom
 
 Request Handle::start_many(void* const* arrays, std::size_t k, Domain dom, Op op, Transpose t) {
   auto& s = live(state_);
+  const detail::ThreadEntry entry(&s.in_use);
   detail::DataRef data{nullptr, arrays, k, true};
   const std::size_t slot = s.start(data, 0, detail::CallInfo{dom, op, t, k, true});
   return Request(state_, slot);
@@ -257,7 +268,9 @@ void Handle::fail_call(ErrorCode code, const std::string& message, Domain dom, s
   detail::CallInfo info;
   info.dom = dom;
   info.k = k;
-  live(state_).fail_call(info, code, message);
+  auto& s = live(state_);
+  const detail::ThreadEntry entry(&s.in_use);
+  s.fail_call(info, code, message);
 }
 std::size_t Handle::pending_requests() const noexcept { return state_ ? state_->pending : 0; }
 
@@ -349,6 +362,9 @@ Request::~Request() {
 
 void Request::wait() {
   if (!state_) throw Error(ErrorCode::state, "gsr: wait on a request that is not pending");
+  const detail::ThreadEntry entry(&state_->in_use);
+  const detail::Workspace& ws = state_->slots.at(slot_)->ws;
+  ws.exchange->check_waiter(ws);  // refused on another thread: the request stays pending
   auto state = std::move(state_);
   state->finish(slot_);
 }

@@ -12,6 +12,7 @@
 
 #include <gsr/handle.hpp>
 
+#include <atomic>
 #include <memory>
 #include <string>
 #include <vector>
@@ -56,6 +57,8 @@ struct HandleState final : WaitWatch {
   /// Calls with at least this many bytes of data ask for their lines ahead (kernels.hpp).
   std::size_t prefetch_from_bytes = 0;
   CallLedger ledger;  // calls made, neighbours' free notices, GSR_TIMEOUT
+  /// Held by the thread inside a call of this handle, at MPI_THREAD_MULTIPLE (threads.hpp).
+  std::atomic<bool> in_use{false};
 
   /// While a call waits: fails it if a neighbour freed the handle after fewer calls, or
   /// after GSR_TIMEOUT seconds.
@@ -65,6 +68,8 @@ struct HandleState final : WaitWatch {
   /// data.base for the vec layout (ignored for many). Throws Error on bad arguments, after
   /// taking part in the exchange so that no other rank waits.
   std::size_t start(const DataRef& data, std::size_t length, const CallInfo& info);
+  /// Throws Error(state) if calls of this handle started on another thread are in flight.
+  void check_thread() const;
   void finish(std::size_t slot);
 
   /// Takes part in one call without data (the neighbours learn that this rank failed and

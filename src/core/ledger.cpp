@@ -1,4 +1,6 @@
-// core/ledger.cpp — see ledger.hpp. Calls are made from one thread at a time.
+// core/ledger.cpp — see ledger.hpp. The lists of live and retired ledgers are shared by the
+// threads that set up and free handles: `lists_lock` guards them (a handle's own ledger is
+// its thread's alone).
 #include "core/ledger.hpp"
 
 #include "mpi/checked.hpp"
@@ -8,6 +10,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <list>
+#include <mutex>
 #include <string>
 
 namespace gsr::detail {
@@ -23,6 +26,8 @@ struct Retired {
   std::uint64_t count = 0;     // what the notices say (their send buffer)
   std::vector<MPI_Request> sends;
 };
+
+std::mutex lists_lock;  // live_ledgers(), retired(), the finalize hook
 
 std::vector<CallLedger*>& live_ledgers() {
   static std::vector<CallLedger*> ledgers;
@@ -121,6 +126,7 @@ void settle_at_finalize() {
 }
 
 int on_finalize(MPI_Comm, int, void*, void*) {
+  const std::lock_guard lock(lists_lock);
   settle_at_finalize();
   return MPI_SUCCESS;
 }
@@ -154,12 +160,14 @@ std::optional<FreeNotice> CallLedger::listen(std::uint64_t calls_needed) {
 }
 
 void track(CallLedger* ledger) {
+  const std::lock_guard lock(lists_lock);
   hook_finalize();
   poll_retired();
   live_ledgers().push_back(ledger);
 }
 
 void untrack(CallLedger* ledger) noexcept {
+  const std::lock_guard lock(lists_lock);
   auto& ledgers = live_ledgers();
   ledgers.erase(std::remove(ledgers.begin(), ledgers.end(), ledger), ledgers.end());
 }
@@ -171,6 +179,7 @@ void retire(CallLedger ledger, OwnedComm comm) noexcept {
   try {
     for (const FreeNotice& notice : ledger.heard)
       if (notice.calls != ledger.calls) report_difference(ledger, notice);
+    const std::lock_guard lock(lists_lock);
     Retired& r = retired().emplace_back();
     r.ledger = std::move(ledger);
     r.comm = std::move(comm);

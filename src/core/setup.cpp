@@ -5,6 +5,7 @@
 
 #include "exchange/registry.hpp"
 #include "mpi/checked.hpp"
+#include "mpi/threads.hpp"
 #include "setup/discovery.hpp"
 #include "setup/unique.hpp"
 #include "tune/auto_select.hpp"
@@ -337,6 +338,7 @@ HandleState::~HandleState() {
 
 Handle::Handle(std::span<const std::int64_t> ids, MPI_Comm user_comm, SetupOptions options) {
   using namespace detail;
+  const ThreadEntry entry(nullptr);
   const double begin = MPI_Wtime();
   double timeout = 0;
   std::optional<std::size_t> prefetch_bytes;
@@ -350,9 +352,11 @@ Handle::Handle(std::span<const std::int64_t> ids, MPI_Comm user_comm, SetupOptio
   local.holders = Holders{};  // only the exchange constructors read them
   Stats stats = describe(local.plan, ids.size(), chosen, comm.get());
   stats.pairwise_receives = std::move(local.pairwise_receives);
-  static std::uint64_t handles_set_up = 0;  // on this rank; every rank numbers its handles alike
+  // On this rank; every rank numbers its handles alike (threads setting up at once: in the
+  // order they get here).
+  static std::atomic<std::uint64_t> handles_set_up{0};
   CallLedger ledger;
-  ledger.serial = ++handles_set_up;
+  ledger.serial = handles_set_up.fetch_add(1, std::memory_order_relaxed) + 1;
   ledger.neighbors = std::move(local.neighbors);
   ledger.timeout = timeout;
   state_ = std::make_shared<HandleState>(std::move(comm), std::move(local.plan), std::move(chosen.exchanges),

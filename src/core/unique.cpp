@@ -2,6 +2,7 @@
 // then the owner rule of setup/unique.hpp.
 #include "mpi/checked.hpp"
 #include "mpi/comm.hpp"
+#include "mpi/threads.hpp"
 #include "setup/discovery.hpp"
 #include "setup/unique.hpp"
 
@@ -11,6 +12,7 @@ namespace gsr {
 
 void make_unique(std::span<std::int64_t> ids, MPI_Comm comm) {
   using namespace detail;
+  const ThreadEntry entry(nullptr);
   require_communicator(comm, "make_unique");
   collectively(comm, [&] { check_ids(ids); });
   const OwnedComm owned(comm);

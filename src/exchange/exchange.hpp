@@ -10,8 +10,9 @@
 //
 // Progress: a method never blocks. Its advance() does what it can without waiting and
 // says whether the call is complete; waiting on any call advances every call in flight on
-// this rank, of every handle (exchange/progress.cpp), so ranks may wait for the calls of
-// different handles in different orders. Calls of one method object advance in start
+// this thread, of every handle (exchange/progress.cpp), so ranks may wait for the calls of
+// different handles in different orders. Each thread keeps its own calls in flight: a call
+// is waited for on the thread that started it (docs/threads.md). Calls of one method object advance in start
 // order, which keeps collectives and messages of successive calls in step on every rank.
 //
 // Messages follow exchange/protocol.hpp. A new method is one file pair implementing this
@@ -123,6 +124,15 @@ public:
   /// If `watch` throws, the method gives up on all its calls in flight (see abandon) and
   /// finish rethrows.
   void finish(Workspace& ws, WaitWatch* watch = nullptr);
+  /// Throws Error(state) if `ws` is in flight and was started on another thread: only that
+  /// thread advances it, and finish would wait forever. Called before finish by whoever
+  /// may be on another thread (a request's wait), so that a refused wait leaves the call
+  /// in flight.
+  void check_waiter(const Workspace& ws) const;
+  /// Throws Error(state) if calls of this method started on another thread are in flight:
+  /// they and a new call would be advanced by different threads. Before anything else of a
+  /// call, which then leaves no trace.
+  void check_starter() const;
 
   /// The ranks whose messages the call still waits for; empty for a collective of all ranks.
   virtual std::vector<int> awaited(const Workspace& ws) const = 0;
@@ -132,7 +142,7 @@ public:
   virtual int neighbors() const noexcept = 0;
   virtual std::size_t bytes() const noexcept = 0;  // memory of the method's own plan
 
-  /// Advances every call in flight on this rank, without blocking.
+  /// Advances every call in flight on this thread, without blocking.
   static void progress_all() noexcept;
 
   /// Why this method gave up waiting in a call; empty while it works.
@@ -172,8 +182,9 @@ private:
   std::string abandoned_;  // why the calls were given up on; empty while the method works
   Workspace* first_in_flight_ = nullptr;
   Workspace* last_in_flight_ = nullptr;
-  Exchange* next_busy_ = nullptr;  // the process's methods with calls in flight
+  Exchange* next_busy_ = nullptr;  // the thread's methods with calls in flight
   Exchange* prev_busy_ = nullptr;
+  Exchange** busy_list_ = nullptr;  // the head of that list, while calls are in flight
 };
 
 }  // namespace gsr::detail

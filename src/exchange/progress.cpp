@@ -1,8 +1,9 @@
 // exchange/progress.cpp — the progress engine of exchange.hpp: each method keeps its calls
-// in flight in start order (an intrusive list through Workspace), and the process keeps the
-// methods that have any (an intrusive list through Exchange). Nothing here allocates but
-// giving up on calls (abandon). Calls are made from one thread at a time, as with the rest
-// of a handle.
+// in flight in start order (an intrusive list through Workspace), and each thread keeps the
+// methods that have calls it started in flight (an intrusive list through Exchange). A
+// method's calls in flight all belong to one thread, which alone advances them: threads
+// with handles of their own never touch each other's lists. Nothing here allocates but
+// giving up on calls (abandon).
 #include "exchange/exchange.hpp"
 
 #include "mpi/checked.hpp"
@@ -13,7 +14,10 @@
 namespace gsr::detail {
 
 namespace {
-Exchange* busy_methods = nullptr;  // head of the list of methods with calls in flight
+// Head of this thread's list of methods with calls in flight. initial-exec: a plain load,
+// not a call to __tls_get_addr, on every gather-scatter call.
+thread_local constinit Exchange* busy_methods __attribute__((tls_model("initial-exec"))) = nullptr;
+
 
 /// What MPI may still touch of a call given up on.
 struct Remains {
@@ -32,9 +36,22 @@ std::byte* Exchange::open(Workspace& ws, std::size_t bytes) {
 
 void Exchange::unlink_busy() noexcept {
   if (prev_busy_) prev_busy_->next_busy_ = next_busy_;
-  else if (busy_methods == this) busy_methods = next_busy_;
+  else if (busy_list_ && *busy_list_ == this) *busy_list_ = next_busy_;
   if (next_busy_) next_busy_->prev_busy_ = prev_busy_;
   next_busy_ = prev_busy_ = nullptr;
+  busy_list_ = nullptr;
+}
+
+void Exchange::check_starter() const {
+  if (first_in_flight_ && busy_list_ != &busy_methods)
+    throw Error(ErrorCode::state, "gsr: calls of this handle started on another thread are in flight; wait for them "
+                                  "on that thread before calling from this one");
+}
+
+void Exchange::check_waiter(const Workspace& ws) const {
+  if (!ws.done && busy_list_ != &busy_methods)
+    throw Error(ErrorCode::state, ws.info.where() + "the request was started on another thread, and only that "
+                                                    "thread can wait for it (it stays in flight)");
 }
 
 std::byte* Exchange::prepare(Workspace& ws, std::size_t bytes) {
@@ -65,6 +82,7 @@ void Exchange::start(Workspace& ws) {
     prev_busy_ = nullptr;
     if (busy_methods) busy_methods->prev_busy_ = this;
     busy_methods = this;
+    busy_list_ = &busy_methods;
   }
   last_in_flight_ = &ws;
   // Starting a call advances the others in flight; alone, this one has just been begun and

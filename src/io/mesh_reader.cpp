@@ -5,6 +5,7 @@
 #include <gsr/mesh.hpp>
 
 #include "mpi/checked.hpp"
+#include "mpi/threads.hpp"
 #include "io/format.hpp"
 #include "io/h5.hpp"
 
@@ -453,11 +454,13 @@ std::vector<std::int64_t> block_elements(const OpenMesh& mesh, MPI_Comm comm) {
 }  // namespace io
 
 MeshInfo read_mesh_info(const std::string& path, MPI_Comm comm) {
+  const detail::ThreadEntry entry(&detail::hdf5_in_use);
   return io::open_mesh(path, comm, -1).info;
 }
 
 Mesh read_mesh(const std::string& path, MPI_Comm comm, ReadOptions options) {
   using namespace io;
+  const detail::ThreadEntry entry(&detail::hdf5_in_use);
   OpenMesh file_mesh = open_mesh(path, comm, static_cast<int>(options.distribution));
   QuietHdf5 quiet;
   Id transfer = collective_transfer();

@@ -4,6 +4,7 @@
 #include <gsr/mesh.hpp>
 
 #include "mpi/checked.hpp"
+#include "mpi/threads.hpp"
 #include "io/files.hpp"
 #include "io/format.hpp"
 #include "io/h5.hpp"
@@ -229,6 +230,7 @@ struct MeshWriter::Impl {
 };
 
 MeshWriter::MeshWriter(const std::string& path, const MeshLayout& layout) {
+  const detail::ThreadEntry entry(&detail::hdf5_in_use);
   io::check_layout(path, layout);
   io::QuietHdf5 quiet;
   auto impl = std::make_unique<Impl>(path, layout);
@@ -263,6 +265,7 @@ std::int64_t MeshWriter::elements_written() const noexcept { return impl_ ? impl
 void MeshWriter::write(std::span<const std::int64_t> ids, std::span<const double> coordinates,
                        std::span<const std::int32_t> partition) {
   if (!impl_ || !impl_->open) throw Error(ErrorCode::state, "gsr: MeshWriter::write after close()");
+  const detail::ThreadEntry entry(&detail::hdf5_in_use);
   Impl& w = *impl_;
   const MeshLayout& layout = w.layout;
   const std::size_t nodes = static_cast<std::size_t>(io::nodes_per_element(layout.dim, layout.order));
@@ -290,6 +293,7 @@ void MeshWriter::write(std::span<const std::int64_t> ids, std::span<const double
 
 void MeshWriter::close() {
   if (!impl_ || !impl_->open) return;
+  const detail::ThreadEntry entry(&detail::hdf5_in_use);
   Impl& w = *impl_;
   w.open = false;
   io::QuietHdf5 quiet;
@@ -308,6 +312,7 @@ void MeshWriter::close() {
 
 void write_mesh(const std::string& path, const Mesh& mesh, MPI_Comm comm, WriteOptions options) {
   using namespace io;
+  const detail::ThreadEntry entry(&detail::hdf5_in_use);
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
   const FileContext file(path);

@@ -8,6 +8,7 @@
 #include "mpi/checked.hpp"
 #include "mpi/comm.hpp"
 #include "mpi/messages.hpp"
+#include "mpi/threads.hpp"
 #include "mpi/watch.hpp"
 
 #include <algorithm>
@@ -329,6 +330,7 @@ ScatterResult scatter_bytes(const void* data, std::size_t data_length, std::span
                             std::size_t value_bytes, int root, MPI_Comm comm,
                             const std::function<void*(std::size_t count)>& make_room) {
   constexpr const char* what = "scatter";
+  const detail::ThreadEntry entry(nullptr);
   TreeCall call(what, comm, root, value_bytes, make_room, [&](int rank, int ranks) {
     if (rank != root) return;
     if (counts.size() != static_cast<std::size_t>(ranks))
@@ -488,6 +490,7 @@ void gather_at_root(const Holding& own, const std::vector<TreeStep>& steps, std:
 GatherResult gather_bytes(const void* data, std::int64_t count, std::size_t value_bytes, int root, MPI_Comm comm,
                           const std::function<void*(std::size_t total)>& make_room) {
   constexpr const char* what = "gather";
+  const detail::ThreadEntry entry(nullptr);
   TreeCall call(what, comm, root, value_bytes, make_room, [&](int, int) {
     if (count < 0) fail(ErrorCode::invalid_argument, what, "count = " + std::to_string(count) + " is negative");
     if (!fits(static_cast<std::size_t>(count), value_bytes))

@@ -9,6 +9,7 @@
 
 #include "mpi/checked.hpp"
 #include "mpi/comm.hpp"
+#include "mpi/threads.hpp"
 #include "mpi/watch.hpp"
 #include "transfer/methods.hpp"
 
@@ -168,6 +169,7 @@ TransferResult transfer_records(const void* records, std::size_t count, std::siz
                                 std::span<const int> destinations, MPI_Comm comm,
                                 const std::function<void*(std::size_t)>& make_room, TransferMethod method,
                                 const TupleLayout* layout) {
+  const ThreadEntry entry(nullptr);
   require_communicator(comm, "gsr::transfer");
   const int me = comm_rank(comm), ranks = comm_size(comm);
 

@@ -38,8 +38,22 @@ private:
 
 }  // namespace
 
+// A test program that needs a thread level defines this (tests/threads); the others get
+// plain MPI_Init.
+extern "C" int gsr_test_thread_level() __attribute__((weak));
+
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
+  if (gsr_test_thread_level) {
+    int provided = MPI_THREAD_SINGLE;
+    MPI_Init_thread(&argc, &argv, gsr_test_thread_level(), &provided);
+    if (provided < gsr_test_thread_level()) {
+      std::fprintf(stderr, "this MPI gives thread level %d, below the %d the test needs\n", provided,
+                   gsr_test_thread_level());
+      MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+  } else {
+    MPI_Init(&argc, &argv);
+  }
   const int rank = gsr_test::world_rank(), size = gsr_test::world_size();
 
   testing::InitGoogleTest(&argc, argv);
