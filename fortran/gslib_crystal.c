@@ -19,6 +19,7 @@
 #include "gsr/transfer.h"
 #include "capi/shim.h"
 #include "gsr_fortran.h"
+#include "table.h"
 
 #include <limits.h>
 #include <stdint.h>
@@ -30,25 +31,21 @@
 
 /* ---- the crystal handles -------------------------------------------------------------- */
 
+/* Slot h holds the router of Fortran handle h, empty once freed (table.h: read and grown
+ * from several threads at once; a handle belongs to one thread at a time). */
 struct router {
   MPI_Comm comm;
-  int live; /* 0 once freed */
 };
-static struct router *routers = NULL; /* routers[h] for Fortran handle h */
-static int router_count = 0;
-static int router_capacity = 0;
+static struct gsr_table routers = GSR_TABLE_INITIALIZER;
 
+/* The new handle, or -1 when memory is exhausted. */
 static int add_router(MPI_Comm comm) {
-  if (router_count == router_capacity) {
-    const int capacity = router_capacity ? 2 * router_capacity : 8;
-    struct router *grown = realloc(routers, (size_t)capacity * sizeof *grown);
-    if (!grown) return -1;
-    routers = grown;
-    router_capacity = capacity;
-  }
-  routers[router_count].comm = comm;
-  routers[router_count].live = 1;
-  return router_count++;
+  struct router *router = malloc(sizeof *router);
+  if (!router) return -1;
+  router->comm = comm;
+  const int h = gsr_table_append(&routers, router);
+  if (h < 0) free(router);
+  return h;
 }
 
 /* ---- errors ------------------------------------------------------------------------- */
@@ -63,16 +60,18 @@ static void report(const char *call, int code, const char *format, ...) {
   gsr_shim_fail(code, call, what);
 }
 
-static const struct router *find_router(sint h, const char *call) {
-  if (h < 0 || h >= router_count) {
+/* Reports why handle h has no router behind it. */
+static void fail_router(sint h, const char *call) {
+  if (h < 0 || h >= gsr_table_count(&routers))
     report(call, GSR_ERR_STATE, "handle %d was never returned by crystal_setup", (int)h);
-    return NULL;
-  }
-  if (!routers[h].live) {
+  else
     report(call, GSR_ERR_STATE, "handle %d has been freed", (int)h);
-    return NULL;
-  }
-  return &routers[h];
+}
+
+static const struct router *find_router(sint h, const char *call) {
+  const struct router *router = gsr_table_get(&routers, (int)h);
+  if (!router) fail_router(h, call);
+  return router;
 }
 
 /* A transfer on `comm` of `count` tuples of `layout` (integers, longs, reals each), which
@@ -120,8 +119,15 @@ static void run_setup(sint *handle, const MPI_Fint *fcomm, const sint *np) {
   *handle = h;
 }
 
+/* Of two threads freeing the same handle, one takes it and the other finds it freed. */
 static void run_free(const sint *handle) {
-  if (find_router(*handle, "crystal_free")) routers[*handle].live = 0;
+  struct router *router = gsr_table_take(&routers, (int)*handle);
+  if (!router) {
+    fail_router(*handle, "crystal_free");
+    return;
+  }
+  free(router);
+  gsr_table_release(&routers, (int)*handle, NULL);
 }
 
 /* ---- transfer ----------------------------------------------------------------------- */

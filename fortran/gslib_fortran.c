@@ -15,45 +15,37 @@
 #include "gsr/gs.h"
 #include "capi/shim.h"
 #include "gsr_fortran.h"
+#include "table.h"
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 /* ---- gslib's handle table ----------------------------------------------------------- */
 
-/* module_handles[g] is the module handle behind gslib handle g, 0 once freed. Handles are
- * never reused (as in gslib), so a freed one stays detectable. */
-static int *module_handles = NULL;
-static int handle_count = 0;
-static int handle_capacity = 0;
+/* Slot g holds the module handle behind gslib handle g (an int >= 1, as a pointer), empty
+ * once freed. Handles are never reused (as in gslib), so a freed one stays detectable; the
+ * table may be read and grown from several threads at once (table.h). */
+static struct gsr_table module_handles = GSR_TABLE_INITIALIZER;
 
-static int add_handle(int h) {
-  if (handle_count == handle_capacity) {
-    const int capacity = handle_capacity ? 2 * handle_capacity : 16;
-    int *grown = realloc(module_handles, (size_t)capacity * sizeof *grown);
-    if (!grown) return -1;
-    module_handles = grown;
-    handle_capacity = capacity;
-  }
-  module_handles[handle_count] = h;
-  return handle_count++;
+static int add_handle(int h) { return gsr_table_append(&module_handles, (void *)(intptr_t)h); }
+
+/* Reports why gslib handle g has no module handle behind it. */
+static void fail_handle(sint g, const char *call) {
+  char what[128];
+  if (g < 0 || g >= gsr_table_count(&module_handles))
+    snprintf(what, sizeof what, "handle %d was never returned by gs_setup", (int)g);
+  else
+    snprintf(what, sizeof what, "handle %d has been freed", (int)g);
+  gsr_shim_fail(GSR_ERR_STATE, call, what);
 }
 
 /* The module handle behind gslib handle g; 0 after reporting when g is not live. */
 static int module_handle(sint g, const char *call) {
-  char what[128];
-  if (g < 0 || g >= handle_count) {
-    snprintf(what, sizeof what, "handle %d was never returned by gs_setup", (int)g);
-    gsr_shim_fail(GSR_ERR_STATE, call, what);
-    return 0;
-  }
-  if (!module_handles[g]) {
-    snprintf(what, sizeof what, "handle %d has been freed", (int)g);
-    gsr_shim_fail(GSR_ERR_STATE, call, what);
-    return 0;
-  }
-  return module_handles[g];
+  const int h = (int)(intptr_t)gsr_table_get(&module_handles, (int)g);
+  if (!h) fail_handle(g, call);
+  return h;
 }
 
 /* ---- the routines, once --------------------------------------------------------------- */
@@ -154,11 +146,16 @@ static void run_iop_many(const sint *handle, void *u1, void *u2, void *u3, void 
 
 static void run_op_wait(const sint *request) { gsr_f_wait(*request, "gs_op_wait"); }
 
+/* Taken out of the table while the module frees it, so of two threads freeing the same
+ * handle one finds it freed; a refused free puts it back. */
 static void run_free_handle(const sint *handle) {
-  const int h = module_handle(*handle, "gs_free");
-  if (!h) return;
+  const int h = (int)(intptr_t)gsr_table_take(&module_handles, (int)*handle);
+  if (!h) {
+    fail_handle(*handle, "gs_free");
+    return;
+  }
   gsr_f_free(h);
-  if (gsr_last_error() == GSR_SUCCESS) module_handles[*handle] = 0;
+  gsr_table_release(&module_handles, (int)*handle, gsr_last_error() == GSR_SUCCESS ? NULL : (void *)(intptr_t)h);
 }
 
 /* gslib checks np here too. All ranks learn whether any rank's np is wrong before the

@@ -467,7 +467,7 @@ contains
   !> Message of the last failed gsr call ("" if none).
   function gsr_last_error_message() result(message)
     character(len=:), allocatable :: message
-    message = from_c_string(c_last_error_message())
+    call from_c_string(c_last_error_message(), message)
   end function
 
   subroutine gsr_clear_error()
@@ -478,7 +478,7 @@ contains
   function gsr_method_name(handle) result(name)
     integer, intent(in) :: handle
     character(len=:), allocatable :: name
-    name = from_c_string(c_method_name(handle))
+    call from_c_string(c_method_name(handle), name)
   end function
 
   ! ---- meshes --------------------------------------------------------------------------
@@ -797,9 +797,11 @@ contains
 
   ! ---- helpers -------------------------------------------------------------------------
 
-  function from_c_string(p) result(s)
+  ! A subroutine, not a function: gfortran 12 keeps the length of a deferred-length function
+  ! result assigned to an allocatable in a static variable, which threads would share.
+  subroutine from_c_string(p, s)
     type(c_ptr), intent(in) :: p
-    character(len=:), allocatable :: s
+    character(len=:), allocatable, intent(out) :: s
     character(kind=c_char), pointer :: chars(:)
     integer :: i, length
     if (.not. c_associated(p)) then
@@ -812,6 +814,6 @@ contains
     do i = 1, length
       s(i:i) = chars(i)
     end do
-  end function
+  end subroutine
 
 end module gsr

@@ -20,12 +20,17 @@
  * C calls with gsr_shim_enter / gsr_shim_leave. The Fortran gsr_last_error reads the most
  * recent failure. Handles start at 1 and are never reused, so a freed handle stays
  * detectable; 0 means "no handle".
+ *
+ * Threads (MPI_THREAD_MULTIPLE): the tables (table.h) may be read and grown from several
+ * threads at once, and the error record is per thread, so each thread may use handles of
+ * its own; a handle, and a request, belong to one thread at a time.
  */
 #include "gsr/gs.h"
 #include "gsr/mesh.h"
 #include "gsr/transfer.h"
 #include "capi/shim.h"
 #include "gsr_fortran.h"
+#include "table.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -61,63 +66,66 @@ void gsr_f_clear_error(void) { gsr_shim_clear(); }
 
 /* ---- handle table ------------------------------------------------------------------- */
 
-static struct gs_data **handles = NULL; /* handles[h - 1] for Fortran handle h */
-static int handle_count = 0;
-static int handle_capacity = 0;
+/* Slot h - 1 holds the struct gs_data * of Fortran handle h (table.h: lookups from any
+ * thread, one thread wins a free). */
+static struct gsr_table handles = GSR_TABLE_INITIALIZER;
 
 static int add_handle(struct gs_data *gsh) {
-  if (handle_count == handle_capacity) {
-    const int capacity = handle_capacity ? 2 * handle_capacity : 16;
-    struct gs_data **grown = realloc(handles, (size_t)capacity * sizeof *grown);
-    if (!grown) return 0;
-    handles = grown;
-    handle_capacity = capacity;
-  }
-  handles[handle_count++] = gsh;
-  return handle_count;
+  const int index = gsr_table_append(&handles, gsh);
+  return index < 0 ? 0 : index + 1;
+}
+
+/* Reports why handle h has no struct behind it. */
+static void fail_handle(int h, const char *call) {
+  if (h < 1 || h > gsr_table_count(&handles))
+    fail(GSR_ERR_STATE, call, "handle %d was never returned by gs_setup", h);
+  else
+    fail(GSR_ERR_STATE, call, "handle %d has been freed", h);
 }
 
 static struct gs_data *find_handle(int h, const char *call) {
-  if (h < 1 || h > handle_count) {
-    fail(GSR_ERR_STATE, call, "handle %d was never returned by gs_setup", h);
-    return NULL;
-  }
-  if (!handles[h - 1]) {
-    fail(GSR_ERR_STATE, call, "handle %d has been freed", h);
-    return NULL;
-  }
-  return handles[h - 1];
+  struct gs_data *gsh = h >= 1 ? gsr_table_get(&handles, h - 1) : NULL;
+  if (!gsh) fail_handle(h, call);
+  return gsh;
 }
 
 /* ---- requests of the non-blocking calls ----------------------------------------------- */
 
 /* igs_many receives an array of pointers, which must outlive the call; each request is a
- * separate allocation so that growing the table never moves one under the C library. */
+ * separate allocation, which the C library may point into until the wait. Slot r - 1 of
+ * the table holds Fortran request r; numbers of completed requests are reused. */
 struct request {
   int c_request;
   void *arrays[GSR_F_MAX_MANY];
 };
-static struct request **requests = NULL; /* requests[r - 1] for Fortran request r */
-static int request_capacity = 0;
+static struct gsr_table requests = GSR_TABLE_INITIALIZER;
 
-static int add_request(void) {
-  int r = 0;
-  while (r < request_capacity && requests[r]) ++r;
-  if (r == request_capacity) {
-    const int capacity = request_capacity ? 2 * request_capacity : 8;
-    struct request **grown = realloc(requests, (size_t)capacity * sizeof *grown);
-    if (!grown) return 0;
-    for (int i = request_capacity; i < capacity; ++i) grown[i] = NULL;
-    requests = grown;
-    request_capacity = capacity;
+/* A new request and its number, held (invisible to gsr_f_wait) until finish_start; 0 when
+ * memory is exhausted. */
+static int add_request(struct request **req) {
+  *req = calloc(1, sizeof **req);
+  if (!*req) return 0;
+  const int index = gsr_table_reserve(&requests);
+  if (index < 0) {
+    free(*req);
+    return 0;
   }
-  requests[r] = calloc(1, sizeof **requests);
-  return requests[r] ? r + 1 : 0;
+  return index + 1;
 }
 
-static void drop_request(int r) {
-  free(requests[r - 1]);
-  requests[r - 1] = NULL;
+static void drop_request(int r, struct request *req) {
+  free(req);
+  gsr_table_release(&requests, r - 1, NULL);
+}
+
+/* After the C call that started request r: r if it started, else 0 (the number is free again). */
+static int finish_start(int r, struct request *req) {
+  if (c_call_end() != GSR_SUCCESS) {
+    drop_request(r, req);
+    return 0;
+  }
+  gsr_table_release(&requests, r - 1, req);
+  return r;
 }
 
 /* ---- code conversion ---------------------------------------------------------------- */
@@ -300,13 +308,18 @@ void gsr_f_unique(slong *id, int n, int fcomm) {
   comm_free(&c);
 }
 
+/* The handle is taken out of the table while gs_free runs, so of two threads freeing it
+ * one finds it freed; a refused free (requests in flight) puts it back. */
 void gsr_f_free(int h) {
   const char *call = "gs_free";
-  struct gs_data *gsh = find_handle(h, call);
-  if (!gsh) return;
+  struct gs_data *gsh = h >= 1 ? gsr_table_take(&handles, h - 1) : NULL;
+  if (!gsh) {
+    fail_handle(h, call);
+    return;
+  }
   c_call_begin(call);
   gs_free(gsh);
-  if (c_call_end() == GSR_SUCCESS) handles[h - 1] = NULL;
+  gsr_table_release(&handles, h - 1, c_call_end() == GSR_SUCCESS ? NULL : gsh);
 }
 
 struct gs_data *gsr_f_handle_data(int h, const char *call) { return find_handle(h, call); }
@@ -364,18 +377,15 @@ int gsr_f_iop(int h, void *u, int dom, int op, int transpose, const char *call) 
   gs_dom c_dom;
   gs_op c_op;
   if (!prepare(h, dom, op, 1, call, &gsh, &c_dom, &c_op)) return 0;
-  const int r = add_request();
+  struct request *req;
+  const int r = add_request(&req);
   if (!r) {
     fail(GSR_ERR_INTERNAL, call, "out of memory for the request table");
     return 0;
   }
   c_call_begin(call);
-  igs(u, c_dom, c_op, transpose != 0, gsh, NULL, &requests[r - 1]->c_request);
-  if (c_call_end() != GSR_SUCCESS) {
-    drop_request(r);
-    return 0;
-  }
-  return r;
+  igs(u, c_dom, c_op, transpose != 0, gsh, NULL, &req->c_request);
+  return finish_start(r, req);
 }
 
 int gsr_f_ivec(int h, void *u, int k, int dom, int op, int transpose, const char *call) {
@@ -384,18 +394,15 @@ int gsr_f_ivec(int h, void *u, int k, int dom, int op, int transpose, const char
   gs_op c_op;
   if (!prepare(h, dom, op, k, call, &gsh, &c_dom, &c_op)) return 0;
   if (!check_components(gsh, k, c_dom, call)) return 0;
-  const int r = add_request();
+  struct request *req;
+  const int r = add_request(&req);
   if (!r) {
     fail(GSR_ERR_INTERNAL, call, "out of memory for the request table");
     return 0;
   }
   c_call_begin(call);
-  igs_vec(u, (unsigned)k, c_dom, c_op, transpose != 0, gsh, NULL, &requests[r - 1]->c_request);
-  if (c_call_end() != GSR_SUCCESS) {
-    drop_request(r);
-    return 0;
-  }
-  return r;
+  igs_vec(u, (unsigned)k, c_dom, c_op, transpose != 0, gsh, NULL, &req->c_request);
+  return finish_start(r, req);
 }
 
 int gsr_f_imany(int h, void *u1, void *u2, void *u3, void *u4, void *u5, void *u6, int k,
@@ -406,32 +413,35 @@ int gsr_f_imany(int h, void *u1, void *u2, void *u3, void *u4, void *u5, void *u
   void *arrays[GSR_F_MAX_MANY];
   if (!prepare(h, dom, op, k, call, &gsh, &c_dom, &c_op)) return 0;
   if (!gather_arrays(gsh, k, c_dom, u1, u2, u3, u4, u5, u6, arrays, call)) return 0;
-  const int r = add_request();
+  struct request *req;
+  const int r = add_request(&req);
   if (!r) {
     fail(GSR_ERR_INTERNAL, call, "out of memory for the request table");
     return 0;
   }
-  struct request *req = requests[r - 1];
   memcpy(req->arrays, arrays, sizeof arrays);
   c_call_begin(call);
   igs_many(req->arrays, (unsigned)k, c_dom, c_op, transpose != 0, gsh, NULL, &req->c_request);
-  if (c_call_end() != GSR_SUCCESS) {
-    drop_request(r);
-    return 0;
-  }
-  return r;
+  return finish_start(r, req);
 }
 
+/* The request is taken out of the table while gs_wait runs, so of two threads waiting for
+ * it one finds it not in flight. It is dropped after the wait, failed or not, unless the C
+ * request is still in flight (a wait on a thread other than the one that started it is
+ * refused): then it stays, to be waited for on the right thread. */
 void gsr_f_wait(int r, const char *call) {
-  if (r < 1 || r > request_capacity || !requests[r - 1]) {
+  struct request *req = r >= 1 ? gsr_table_take(&requests, r - 1) : NULL;
+  if (!req) {
     fail(GSR_ERR_STATE, call, "request %d is not in flight (never started or already waited on)",
          r);
     return;
   }
   c_call_begin(call);
-  gs_wait(requests[r - 1]->c_request);
-  c_call_end();
-  drop_request(r);
+  gs_wait(req->c_request);
+  if (c_call_end() != GSR_SUCCESS && gsr_shim_request_in_flight(req->c_request))
+    gsr_table_release(&requests, r - 1, req);
+  else
+    drop_request(r, req);
 }
 
 /* ---- meshes (gsr/mesh.h) ------------------------------------------------------------ */
