@@ -112,6 +112,9 @@ LiveHandle* find_live(const gs_data* h) {
 }
 
 LiveHandle* find_by_serial(int serial) {
+  if (last_found.live && last_found.frees == frees.load(std::memory_order_acquire) &&
+      last_found.live->serial == serial)
+    return last_found.live;
   const std::shared_lock lock(registry_lock);
   const auto found = handles_by_serial.find(serial);
   return found == handles_by_serial.end() ? nullptr : found->second;
@@ -168,6 +171,14 @@ LiveHandle& checked(const gs_data* h) {
 MPI_Comm comm_of(const gs_data* h) {
   const LiveHandle* live = h ? find_live(h) : nullptr;
   return live ? live->handle.comm() : MPI_COMM_WORLD;
+}
+
+// guarded() around `body(the live handle)`, which finds the handle once; a failure aborts
+// through the handle's communicator, or MPI_COMM_WORLD if `h` is not live (refused here).
+template <class Body>
+void with_handle(const char* call, const gs_data* h, Body&& body) {
+  LiveHandle* const live = h ? find_live(h) : nullptr;
+  guarded(call, live ? live->handle.comm() : MPI_COMM_WORLD, [&] { body(live ? *live : checked(h)); });
 }
 
 // The request behind an igs request id, or nullptr if it is not in flight; `h` its handle.
@@ -335,31 +346,27 @@ struct gs_data* gs_setup(const slong* id, uint n, const struct comm* comm, int u
 }
 
 void gs_vec(void* u, unsigned k, gs_dom dom, gs_op op, unsigned transpose, struct gs_data* gsh, buffer*) {
-  guarded("gs_vec", gsr::capi::comm_of(gsh), [&] {
-    auto& h = gsr::capi::checked(gsh);
+  gsr::capi::with_handle("gs_vec", gsh, [&](LiveHandle& h) {
     h.handle.apply_vec(u, h.handle.size() * k, k, domain_of(dom), static_cast<gsr::Op>(op),
                        transpose_of(transpose));
   });
 }
 
 void gs(void* u, gs_dom dom, gs_op op, unsigned transpose, struct gs_data* gsh, buffer*) {
-  guarded("gs", gsr::capi::comm_of(gsh), [&] {
-    auto& h = gsr::capi::checked(gsh);
+  gsr::capi::with_handle("gs", gsh, [&](LiveHandle& h) {
     h.handle.apply_vec(u, h.handle.size(), 1, domain_of(dom), static_cast<gsr::Op>(op),
                        transpose_of(transpose));
   });
 }
 
 void gs_many(void* const* u, unsigned k, gs_dom dom, gs_op op, unsigned transpose, struct gs_data* gsh, buffer*) {
-  guarded("gs_many", gsr::capi::comm_of(gsh), [&] {
-    auto& h = gsr::capi::checked(gsh);
+  gsr::capi::with_handle("gs_many", gsh, [&](LiveHandle& h) {
     h.handle.apply_many(u, k, domain_of(dom), static_cast<gsr::Op>(op), transpose_of(transpose));
   });
 }
 
 void igs(void* u, gs_dom dom, gs_op op, unsigned transpose, struct gs_data* gsh, buffer*, int* handle) {
-  guarded("igs", gsr::capi::comm_of(gsh), [&] {
-    auto& h = gsr::capi::checked(gsh);
+  gsr::capi::with_handle("igs", gsh, [&](LiveHandle& h) {
     if (!handle) gsr::capi::refuse_null_request(h, dom, 1);
     *handle = gsr::capi::start_request(
         h, h.handle.start_vec(u, h.handle.size(), 1, domain_of(dom), static_cast<gsr::Op>(op),
@@ -369,8 +376,7 @@ void igs(void* u, gs_dom dom, gs_op op, unsigned transpose, struct gs_data* gsh,
 
 void igs_vec(void* u, unsigned k, gs_dom dom, gs_op op, unsigned transpose, struct gs_data* gsh, buffer*,
              int* handle) {
-  guarded("igs_vec", gsr::capi::comm_of(gsh), [&] {
-    auto& h = gsr::capi::checked(gsh);
+  gsr::capi::with_handle("igs_vec", gsh, [&](LiveHandle& h) {
     if (!handle) gsr::capi::refuse_null_request(h, dom, k);
     *handle = gsr::capi::start_request(
         h, h.handle.start_vec(u, h.handle.size() * k, k, domain_of(dom), static_cast<gsr::Op>(op),
@@ -380,8 +386,7 @@ void igs_vec(void* u, unsigned k, gs_dom dom, gs_op op, unsigned transpose, stru
 
 void igs_many(void* const* u, unsigned k, gs_dom dom, gs_op op, unsigned transpose, struct gs_data* gsh,
               buffer*, int* handle) {
-  guarded("igs_many", gsr::capi::comm_of(gsh), [&] {
-    auto& h = gsr::capi::checked(gsh);
+  gsr::capi::with_handle("igs_many", gsh, [&](LiveHandle& h) {
     if (!handle) gsr::capi::refuse_null_request(h, dom, k);
     *handle = gsr::capi::start_request(
         h, h.handle.start_many(u, k, domain_of(dom), static_cast<gsr::Op>(op), transpose_of(transpose)));
@@ -413,8 +418,7 @@ int gsr_shim_request_in_flight(int handle) {
 void gs_unique(slong* id, uint n, const struct comm* comm) { gsr::capi::unique_ids(id, n, comm); }
 
 void gs_free(struct gs_data* gsh) {
-  guarded("gs_free", gsr::capi::comm_of(gsh), [&] {
-    auto& h = gsr::capi::checked(gsh);
+  gsr::capi::with_handle("gs_free", gsh, [&](LiveHandle& h) {
     if (h.handle.pending_requests() > 0)
       throw gsr::Error(gsr::ErrorCode::state, "gsr: the handle has " + std::to_string(h.handle.pending_requests()) +
                                                   " request(s) in flight; gs_wait for them before gs_free");

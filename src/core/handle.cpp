@@ -102,6 +102,7 @@ void HandleState::waiting(const Workspace& ws, double seconds) {
 }
 
 void HandleState::check_thread() const {
+  if (pending == 0) return;  // no call in flight, on any thread
   for (const auto& exchange : exchanges) exchange->check_starter();
 }
 
