@@ -111,6 +111,7 @@ module gsr
   public :: igs_op, igs_vec, igs_op_vec, igs_many, igs_op_many, gs_op_wait, gs_wait
   public :: gsr_set_error_mode, gsr_get_error_mode, gsr_last_error, gsr_last_error_message
   public :: gsr_clear_error, gsr_method_name
+  public :: gsr_get_last_error_message, gsr_get_method_name
   public :: gsr_transfer, gsr_scatter, gsr_gather
 
   !> Sends column i of records(:, :) to rank destinations(i) of comm; received(:, j) is the
@@ -470,6 +471,14 @@ contains
     call from_c_string(c_last_error_message(), message)
   end function
 
+  !> gsr_last_error_message as a subroutine, for OpenMP threads: gfortran (12) keeps the
+  !> length of a deferred-length function result in a static variable of the calling code,
+  !> which threads calling the function at once would share; an argument has no such copy.
+  subroutine gsr_get_last_error_message(message)
+    character(len=:), allocatable, intent(out) :: message
+    call from_c_string(c_last_error_message(), message)
+  end subroutine
+
   subroutine gsr_clear_error()
     call c_clear_error()
   end subroutine
@@ -480,6 +489,13 @@ contains
     character(len=:), allocatable :: name
     call from_c_string(c_method_name(handle), name)
   end function
+
+  !> gsr_method_name as a subroutine, for OpenMP threads (see gsr_get_last_error_message).
+  subroutine gsr_get_method_name(handle, name)
+    integer, intent(in) :: handle
+    character(len=:), allocatable, intent(out) :: name
+    call from_c_string(c_method_name(handle), name)
+  end subroutine
 
   ! ---- meshes --------------------------------------------------------------------------
 

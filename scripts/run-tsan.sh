@@ -7,9 +7,9 @@
 # CI (.ci/run), for its time: about 10 minutes to build, 1 to run. Arguments go to ctest,
 # after -R (a different -R replaces the set).
 #
-# ThreadSanitizer needs every thread's synchronization to be visible to it: OpenMP's own
-# (libgomp is not built with TSan) is not, so the OpenMP tests run their threads'
-# hand-over points through gsr and MPI only, which TSan sees through its interceptors.
+# ThreadSanitizer sees only the synchronization it intercepts: not MPICH's and UCX's own,
+# nor the end of an OpenMP region (libgomp is not built with TSan); tests/sanitize/tsan.supp
+# leaves those out, and says why each line is there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export GSR_BUILD_DIR=${GSR_TSAN_BUILD_DIR:-build-tsan}

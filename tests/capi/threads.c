@@ -13,6 +13,8 @@
  */
 #include <gsr/gs.h>
 
+#include "handover.h"
+
 #include <omp.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -285,7 +287,9 @@ static void wait_elsewhere(struct run *run) {
     igs(u, gs_double, gs_add, 0, run->gsh, NULL, &started[run->thread]);
     expect_success(run, STEPS, "igs");
   }
+gsr_test_handover_release();
 #pragma omp barrier
+gsr_test_handover_acquire();
   if (other->gsh) {
     gs_wait(started[other->thread]);
     if (gsr_last_error() != GSR_ERR_STATE || !strstr(gsr_last_error_message(), "started on another thread")) {
@@ -295,7 +299,9 @@ static void wait_elsewhere(struct run *run) {
       fail(run, STEPS, what);
     }
   }
+gsr_test_handover_release();
 #pragma omp barrier
+gsr_test_handover_acquire();
   if (run->gsh) {
     gs_wait(started[run->thread]);
     expect_success(run, STEPS, "gs_wait on the thread that started the request");
@@ -320,17 +326,22 @@ int main(int argc, char **argv) {
     MPI_Comm_dup(MPI_COMM_WORLD, &runs[t].mpi_comm);
   }
 
-#pragma omp parallel num_threads(THREADS) reduction(+ : wrong_team)
+  gsr_test_handover_release();
+#pragma omp parallel num_threads(THREADS)
   {
+    gsr_test_handover_acquire();
     struct run *run = &runs[omp_get_thread_num()];
     if (omp_get_num_threads() != THREADS) {
+#pragma omp atomic write
       wrong_team = 1;
     } else {
       set_up(run);
       int s;
       for (s = 0; s < STEPS && run->gsh; ++s) run_step(run, s, run->threaded[s], 0);
     }
+    gsr_test_handover_release();
   }
+  gsr_test_handover_acquire();
   if (wrong_team) {
     printf("threads: FAIL on rank %d: the parallel region did not get %d threads\n", rank, THREADS);
     MPI_Abort(MPI_COMM_WORLD, 1);
@@ -346,8 +357,10 @@ int main(int argc, char **argv) {
     }
   }
 
+  gsr_test_handover_release();
 #pragma omp parallel num_threads(THREADS)
   {
+    gsr_test_handover_acquire();
     struct run *run = &runs[omp_get_thread_num()];
     wait_elsewhere(run);
     if (run->gsh) {
@@ -355,7 +368,9 @@ int main(int argc, char **argv) {
       expect_success(run, STEPS, "gs_free");
     }
     comm_free(&run->comm);
+    gsr_test_handover_release();
   }
+  gsr_test_handover_acquire();
 
   for (t = 0; t < THREADS; ++t) {
     failed |= runs[t].failures != 0;

@@ -21,6 +21,14 @@ program threads
   use, intrinsic :: iso_fortran_env, only: int32, int64, real32, real64
   implicit none
 
+  ! tests/support/handover.h: the OpenMP hand-overs, made visible to ThreadSanitizer.
+  interface
+    subroutine gsr_test_handover_release() bind(c)
+    end subroutine
+    subroutine gsr_test_handover_acquire() bind(c)
+    end subroutine
+  end interface
+
   integer, parameter :: dp = real64, i8 = int64
   integer, parameter :: nthreads = 4, steps = 30
   integer, parameter :: max_n = 48   ! entries per rank and thread
@@ -67,9 +75,12 @@ program threads
   end do
 
   wrong_team = 0
-  !$omp parallel num_threads(nthreads) private(t, s) reduction(+:wrong_team)
+  call gsr_test_handover_release()
+  !$omp parallel num_threads(nthreads) private(t, s)
+  call gsr_test_handover_acquire()
   t = omp_get_thread_num() + 1
   if (omp_get_num_threads() /= nthreads) then
+    !$omp atomic write
     wrong_team = 1
   else
     call set_up(t)
@@ -78,7 +89,9 @@ program threads
       call run_step(t, s, threaded(:, s, t), .false.)
     end do
   end if
+  call gsr_test_handover_release()
   !$omp end parallel
+  call gsr_test_handover_acquire()
   if (wrong_team /= 0) then
     print '(a,i0,a,i0,a)', 'threads: FAIL on rank ', rank, ': the parallel region did not get ', &
         nthreads, ' threads'
@@ -97,7 +110,9 @@ program threads
 
   ! A wait on the wrong thread; gslib's entry points from every thread at once; each thread
   ! frees its module handle.
+  call gsr_test_handover_release()
   !$omp parallel num_threads(nthreads) private(t)
+  call gsr_test_handover_acquire()
   t = omp_get_thread_num() + 1
   call wait_elsewhere(t)
   call gslib_calls(t)
@@ -105,7 +120,9 @@ program threads
     call gs_free(handles(t))
     call expect_success(t, steps, 'gs_free')
   end if
+  call gsr_test_handover_release()
   !$omp end parallel
+  call gsr_test_handover_acquire()
 
   do t = 1, nthreads
     call MPI_Comm_free(comms(t), ierr)
@@ -133,11 +150,15 @@ contains
   end subroutine
 
   ! The error record is the calling thread's; a failure stays in it until cleared.
+  ! The message is read with gsr_get_last_error_message: the function form is not for
+  ! threads (docs/fortran.md).
   subroutine expect_success(t, s, call)
     integer, intent(in) :: t, s
     character(len=*), intent(in) :: call
+    character(len=:), allocatable :: message
     if (gsr_last_error() == gsr_success) return
-    call fail(t, s, call//' failed: '//gsr_last_error_message())
+    call gsr_get_last_error_message(message)
+    call fail(t, s, call//' failed: '//message)
     call gsr_clear_error()
   end subroutine
 
@@ -278,12 +299,14 @@ contains
   ! On the thread: its handle.
   subroutine set_up(t)
     integer, intent(in) :: t
+    character(len=:), allocatable :: name
     call make_ids(t)
     call gs_setup_ext(handles(t), ids(:, t), n(t), comms(t), 0, methods(t), 0)
     call expect_success(t, -1, 'gs_setup_ext')
     if (handles(t) == 0 .or. method_names(t) == '') return
-    if (gsr_method_name(handles(t)) /= trim(method_names(t))) &
-        call fail(t, -1, 'the handle''s method is '//gsr_method_name(handles(t))//', not '//trim(method_names(t)))
+    call gsr_get_method_name(handles(t), name)
+    if (name /= trim(method_names(t))) &
+        call fail(t, -1, 'the handle''s method is '//name//', not '//trim(method_names(t)))
   end subroutine
 
   ! Runs step s of thread t's sequence on its handle, writing the results to `out`; `check`:
@@ -384,6 +407,7 @@ contains
   ! (E-THREAD-OTHER-THREAD) and stays in flight, for the thread that started it to wait for.
   subroutine wait_elsewhere(t)
     integer, intent(in) :: t
+    character(len=:), allocatable :: message
     real(dp), asynchronous :: u(max_n)
     integer :: other, i
     u = 0
@@ -394,17 +418,20 @@ contains
       call igs_op(handles(t), u, gsr_double, gsr_sum, 0, started(t))
       call expect_success(t, steps + 1, 'igs_op')
     end if
+    call gsr_test_handover_release()
     !$omp barrier
+    call gsr_test_handover_acquire()
     other = mod(t, nthreads) + 1
     if (started(other) /= 0) then
       call gs_op_wait(started(other))
-      if (gsr_last_error() /= gsr_err_state .or. &
-          index(gsr_last_error_message(), 'started on another thread') == 0) &
-          call fail(t, steps + 1, 'a wait for another thread''s request was not refused: "'// &
-                    gsr_last_error_message()//'"')
+      call gsr_get_last_error_message(message)
+      if (gsr_last_error() /= gsr_err_state .or. index(message, 'started on another thread') == 0) &
+          call fail(t, steps + 1, 'a wait for another thread''s request was not refused: "'//message//'"')
       call gsr_clear_error()
     end if
+    call gsr_test_handover_release()
     !$omp barrier
+    call gsr_test_handover_acquire()
     if (started(t) /= 0) then
       call gs_op_wait(started(t))
       call expect_success(t, steps + 1, 'gs_op_wait on the thread that started the request')
