@@ -5,7 +5,7 @@
 # Prints every run and, per rank count and kind of call, the median of each side over the
 # runs and the ratio B/A. Timings mean something at P <= 2 only (docs/performance.md).
 #
-# usage: scripts/ab-call-cost.sh A_LIB_DIR B_LIB_DIR [runs = 8] [n = 1000] [calls = 20000]
+# usage: [AB_RANKS="1 2"] scripts/ab-call-cost.sh A_LIB_DIR B_LIB_DIR [runs = 8] [n = 1000] [calls = 20000]
 #   e.g. A = a build of the previous commit's src/, B = this build's src/
 set -euo pipefail
 [ $# -ge 2 ] || { sed -n '2,9p' "$0"; exit 2; }
@@ -14,7 +14,7 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mpicc -O2 -I"$here/include" "$here/scripts/ab_call_cost.c" -L"$b" -lgsr -o "$work/ab_call_cost"
-for p in 1 2; do
+for p in ${AB_RANKS:-1 2}; do
   for run in $(seq "$runs"); do
     for side in A B; do
       lib=$a; [ "$side" = B ] && lib=$b

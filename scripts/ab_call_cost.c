@@ -1,8 +1,9 @@
 /* ab_call_cost.c — the per-call cost of gs through the C API, for A/B comparisons of two
  * builds of libgsr (scripts/ab-call-cost.sh runs this one binary against each library in
- * turn). Each rank holds a 1-D chain of `n` ids whose ends it shares with its neighbours
- * (ranks in a ring), so a call does a little local work and two small messages: the cost
- * gsr adds around MPI is as large a share of it as it gets. Prints, on rank 0, the median
+ * turn). Every rank holds ids 1 .. n/2, each twice: every group has two copies on every
+ * rank, so a call sums pairs locally and exchanges n/2 values with every other rank. With
+ * a small n the cost gsr adds around MPI is as large a share of a call as it gets; with a
+ * large one, the call is memory traffic. Prints, on rank 0, the median
  * over `rounds` of the seconds per call of: gs, gs_vec (k = 3), igs + gs_wait.
  *
  * usage: mpiexec -n P ab_call_cost [n = 1000] [calls = 20000] [rounds = 5] */
@@ -29,9 +30,7 @@ int main(int argc, char **argv) {
   double *u = malloc((size_t)n * 3 * sizeof *u);
   double *times = malloc((size_t)rounds * sizeof *times);
   if (!ids || !u || !times || n < 2) MPI_Abort(MPI_COMM_WORLD, 1);
-  /* Rank r holds ids r*(n-1)+1 .. r*(n-1)+n; the last rank's last id wraps to 1. */
-  for (int i = 0; i < n; ++i) ids[i] = (slong)rank * (n - 1) + i + 1;
-  if (size > 1 && rank == size - 1) ids[n - 1] = 1;
+  for (int i = 0; i < n; ++i) ids[i] = i % (n / 2) + 1;
   struct comm c;
   comm_init(&c, MPI_COMM_WORLD);
   struct gs_data *gsh = gs_setup(ids, (uint)n, &c, 0, gs_pairwise, 0);
