@@ -9,8 +9,7 @@
 // pairwise's single round of messages.
 #pragma once
 
-#include "exchange/exchange.hpp"
-#include "exchange/pairwise.hpp"
+#include "exchange/routes.hpp"
 #include "mpi/comm.hpp"
 
 namespace gsr::detail {
