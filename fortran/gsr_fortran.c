@@ -25,6 +25,7 @@
  * threads at once, and the error record is per thread, so each thread may use handles of
  * its own; a handle, and a request, belong to one thread at a time.
  */
+#include "gsr/domains.h"
 #include "gsr/gs.h"
 #include "gsr/mesh.h"
 #include "gsr/transfer.h"
@@ -130,13 +131,13 @@ static int finish_start(int r, struct request *req) {
 
 /* ---- code conversion ---------------------------------------------------------------- */
 
-/* Two tables of the same shape on purpose: each maps one Fortran code set to its enum. */
+/* The Fortran value codes, from gsr/domains.h. */
 static int to_dom(int dom, gs_dom *out) {
   switch (dom) {
-    case 1: *out = gs_double; return 1;
-    case 2: *out = gs_sint; return 1;
-    case 3: *out = gs_slong; return 1;
-    case 4: *out = gs_float; return 1;
+#define GSR_FORTRAN_DOMAIN(type, domain, name, gs_code, fortran_code) \
+  case fortran_code: *out = gs_code; return 1;
+    GSR_FOR_EACH_DOMAIN(GSR_FORTRAN_DOMAIN)
+#undef GSR_FORTRAN_DOMAIN
     default: return 0;
   }
 }

@@ -2,6 +2,8 @@
 // reduction ops, the transpose mode and the exchange methods, with their names.
 #pragma once
 
+#include <gsr/domains.h>
+
 #include <cstdint>
 #include <optional>
 #include <string_view>
@@ -9,8 +11,15 @@
 
 namespace gsr {
 
-/// Value types a gather-scatter can reduce.
-enum class Domain : int { float64 = 0, float32 = 1, int32 = 2, int64 = 3 };
+/// Value types a gather-scatter can reduce (gsr/domains.h lists them): float64 = 0 (double),
+/// float32 = 1, int32 = 2, int64 = 3.
+enum class Domain : int {
+#define GSR_DOMAIN_ENUMERATOR(type, domain, name, gs_code, fortran_code) domain,
+  GSR_FOR_EACH_DOMAIN(GSR_DOMAIN_ENUMERATOR)
+#undef GSR_DOMAIN_ENUMERATOR
+};
+static_assert(static_cast<int>(Domain::float64) == 0 && static_cast<int>(Domain::int64) == 3,
+              "gsr::Domain's values are ABI: new value types go at the end of GSR_FOR_EACH_DOMAIN");
 
 /// Reductions. Identities: add 0, mul 1, min the largest finite value, max the lowest
 /// finite value, bpr 0. bpr (longest common binary prefix) is defined for integers only.
@@ -40,12 +49,20 @@ inline constexpr Method concrete_methods[] = {Method::pairwise, Method::crystal_
 template <class T>
 constexpr Domain domain_of() {
   using U = std::remove_cv_t<T>;
-  if constexpr (std::is_same_v<U, double>) return Domain::float64;
-  else if constexpr (std::is_same_v<U, float>) return Domain::float32;
-  else if constexpr (std::is_same_v<U, std::int32_t>) return Domain::int32;
-  else if constexpr (std::is_same_v<U, std::int64_t>) return Domain::int64;
-  else static_assert(sizeof(U) == 0, "gsr: value type must be double, float, int32_t or int64_t");
+#define GSR_DOMAIN_OF(type, domain, name, gs_code, fortran_code) \
+  if constexpr (std::is_same_v<U, type>) return Domain::domain;  \
+  else
+  GSR_FOR_EACH_DOMAIN(GSR_DOMAIN_OF)
+#undef GSR_DOMAIN_OF
+  static_assert(sizeof(U) == 0, "gsr: value type must be one of gsr/domains.h (double, float, int32_t, int64_t)");
 }
+
+/// How many value types there are: Domain's values are 0 .. domain_count - 1.
+inline constexpr int domain_count = 0
+#define GSR_DOMAIN_COUNT(type, domain, name, gs_code, fortran_code) +1
+    GSR_FOR_EACH_DOMAIN(GSR_DOMAIN_COUNT)
+#undef GSR_DOMAIN_COUNT
+    ;
 
 std::size_t size_of(Domain d) noexcept;
 

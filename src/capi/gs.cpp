@@ -206,16 +206,16 @@ int start_request(LiveHandle& h, gsr::Request request) {
 // waiting for GSR_TIMEOUT. Handle::fail_call always throws.
 
 // gs.h's domain codes follow gslib (gs_long is C's long, gs_long_long is long long); gsr's
-// Domain names a fixed-width type. Unknown codes pass through unchanged for the handle to
-// reject (Domain has no value 4 or above).
+// Domain names a fixed-width type (both from gsr/domains.h). Unknown codes pass through
+// unchanged for the handle to reject, naming them (Domain has no value 4 or above).
 gsr::Domain domain_of(gs_dom dom) {
   static_assert(sizeof(long long) == 8 && (sizeof(long) == 8 || sizeof(long) == 4), "unexpected integer sizes");
   switch (dom) {
-    case gs_double: return gsr::Domain::float64;
-    case gs_float: return gsr::Domain::float32;
-    case gs_int: return gsr::Domain::int32;
+#define GSR_GS_DOMAIN(type, domain, name, gs_code, fortran_code) \
+  case gs_code: return gsr::Domain::domain;
+    GSR_FOR_EACH_DOMAIN(GSR_GS_DOMAIN)
+#undef GSR_GS_DOMAIN
     case gs_long: return sizeof(long) == 8 ? gsr::Domain::int64 : gsr::Domain::int32;
-    case gs_long_long: return gsr::Domain::int64;
     default: return static_cast<gsr::Domain>(dom);  // gs_dom_n and above, negatives: none is a Domain
   }
 }

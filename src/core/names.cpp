@@ -9,10 +9,10 @@ namespace gsr {
 // One switch per enum, of the same shape on purpose: the compiler checks each is complete.
 std::string_view to_string(Domain d) noexcept {
   switch (d) {
-    case Domain::float64: return "double";
-    case Domain::float32: return "float";
-    case Domain::int32: return "int32";
-    case Domain::int64: return "int64";
+#define GSR_DOMAIN_NAME(type, domain, name, gs_code, fortran_code) \
+  case Domain::domain: return name;
+    GSR_FOR_EACH_DOMAIN(GSR_DOMAIN_NAME)
+#undef GSR_DOMAIN_NAME
   }
   return "unknown-domain";
 }
@@ -43,10 +43,10 @@ std::optional<Method> method_from_string(std::string_view name) noexcept {
 
 std::size_t size_of(Domain d) noexcept {
   switch (d) {
-    case Domain::float64: return sizeof(double);
-    case Domain::float32: return sizeof(float);
-    case Domain::int32: return sizeof(std::int32_t);
-    case Domain::int64: return sizeof(std::int64_t);
+#define GSR_DOMAIN_SIZE(type, domain, name, gs_code, fortran_code) \
+  case Domain::domain: return sizeof(type);
+    GSR_FOR_EACH_DOMAIN(GSR_DOMAIN_SIZE)
+#undef GSR_DOMAIN_SIZE
   }
   return 0;
 }

@@ -321,17 +321,23 @@ constexpr std::array<Kernels, sizeof...(Ops)> tables_for() {
   return {Table<T, Ops<T>>::make()...};
 }
 
-const Kernels* lookup(Domain dom, Op op) {
-  static constexpr auto f64 = tables_for<double, Add, Mul, Min, Max>();
-  static constexpr auto f32 = tables_for<float, Add, Mul, Min, Max>();
-  static constexpr auto s32 = tables_for<std::int32_t, Add, Mul, Min, Max, Bpr>();
-  static constexpr auto s64 = tables_for<std::int64_t, Add, Mul, Min, Max, Bpr>();
+// The kernels of `op` on T (Op order; bpr for integer types only); nullptr if none.
+template <class T>
+const Kernels* kernels_of(Op op) {
+  static constexpr auto table = [] {
+    if constexpr (std::is_integral_v<T>) return tables_for<T, Add, Mul, Min, Max, Bpr>();
+    else return tables_for<T, Add, Mul, Min, Max>();
+  }();
   const auto o = static_cast<std::size_t>(op);
+  return o < table.size() ? &table[o] : nullptr;
+}
+
+const Kernels* lookup(Domain dom, Op op) {
   switch (dom) {
-    case Domain::float64: return o < f64.size() ? &f64[o] : nullptr;
-    case Domain::float32: return o < f32.size() ? &f32[o] : nullptr;
-    case Domain::int32: return o < s32.size() ? &s32[o] : nullptr;
-    case Domain::int64: return o < s64.size() ? &s64[o] : nullptr;
+#define GSR_DOMAIN_KERNELS(type, domain, name, gs_code, fortran_code) \
+  case Domain::domain: return kernels_of<type>(op);
+    GSR_FOR_EACH_DOMAIN(GSR_DOMAIN_KERNELS)
+#undef GSR_DOMAIN_KERNELS
   }
   return nullptr;
 }
@@ -432,7 +438,7 @@ std::size_t default_prefetch_from_bytes(int ranks_on_node) {
   return bytes / 2 / sharing;
 }
 
-bool valid_domain(int code) noexcept { return code >= 0 && code <= 3; }
+bool valid_domain(int code) noexcept { return code >= 0 && code < domain_count; }
 bool valid_op(int code) noexcept { return code >= 0 && code <= 4; }
 
 }  // namespace gsr::detail
