@@ -83,6 +83,10 @@ struct Stats {
   std::size_t active_entries = 0;        // entries the per-call path touches
   std::size_t local_groups = 0;          // groups entirely on this rank that need work
   std::size_t shared_groups = 0;         // groups this rank shares with other ranks
+  // Of the groups that need work (local and shared), those the fixed-size kernels serve
+  // (up to 8 local copies, nothing flagged on this rank) and the others (general kernels).
+  std::size_t fixed_kernel_groups = 0;
+  std::size_t general_kernel_groups = 0;
   std::int64_t global_shared_ids = 0;    // distinct ids held by more than one rank, all ranks
   int neighbors = 0;                     // ranks this rank exchanges with directly
   std::size_t messages_per_call = 0;     // sent by this rank per call

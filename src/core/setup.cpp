@@ -289,6 +289,9 @@ Stats describe(const Plan& plan, std::size_t n, ChosenExchange& chosen, MPI_Comm
   st.active_entries = plan.active_entries();
   st.shared_groups = plan.shared_groups;
   st.local_groups = plan.local_groups();
+  for (const Plan::FixedRun& run : plan.fixed_runs) st.fixed_kernel_groups += run.groups;
+  for (const Plan::SharedRun& run : plan.shared_runs) st.fixed_kernel_groups += run.groups;
+  st.general_kernel_groups = st.local_groups + st.shared_groups - st.fixed_kernel_groups;
   st.global_shared_ids = plan.global_shared_ids;
   st.neighbors = exchange.neighbors();
   st.stages = exchange.stages();

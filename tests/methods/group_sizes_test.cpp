@@ -2,7 +2,7 @@
 // Each rank holds shared ids with 1 to 12 local copies each, and ids of its own with as
 // many, interleaved so that no group's copies are neighbours. Groups of up to 8 local
 // entries go through the fixed-size kernels (Plan::shared_runs, Plan::fixed_runs), larger
-// ones through the general ones (shared_other_rows); at P = 2 pairwise folds two blocks row
+// ones through the general ones (shared_other_rows), which Stats counts; at P = 2 pairwise folds two blocks row
 // for row (CombineMap::paired) and gathers into its send buffer. Integer sums are exact, so
 // each expected value is the plain sum of the copies' values, on every rank.
 #include "methods_support.hpp"
@@ -67,6 +67,12 @@ TEST_P(GroupSizes, EverySizeByHand) {
   const std::size_t n = ids.size();
   gsr::Handle h(ids, MPI_COMM_WORLD, methods_test::with_method(GetParam()));
   const std::string name(gsr::to_string(GetParam()));
+  // Groups of 2 to 8 copies take the fixed-size kernels, 9 to 12 the general ones: the own
+  // ids' sizes 2..12 (size 1 needs no work), and the shared ids' sizes 1..12 when other
+  // ranks hold them (2..12 at P = 1, where they are local too).
+  const std::size_t shared_fixed = world_size() > 1 ? 8 : 7;
+  EXPECT_EQ(h.stats().fixed_kernel_groups, 7 + shared_fixed) << name;
+  EXPECT_EQ(h.stats().general_kernel_groups, 4u + 4u) << name;
 
   for (const std::size_t k : {std::size_t(1), std::size_t(3)}) {
     for (const bool blocking : {true, false}) {
