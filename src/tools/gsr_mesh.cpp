@@ -89,7 +89,8 @@ int main(int argc, char** argv) {
   BoxArguments box_args;
   CLI::App* box = add_box_command(app, box_args);
   std::string two_output;
-  CLI::App* two = app.add_subcommand("two-element", "the seed's two-element example (Figure 1, Table 1)");
+  CLI::App* two = app.add_subcommand(
+      "two-element", "the worked example of docs/concepts.md: two elements of order 2 on two ranks (its Table 1)");
   two->add_option("-o,--output", two_output, "mesh file to write (FILE.h5)")->required();
 
   CLI11_PARSE(app, argc, argv);
@@ -100,7 +101,9 @@ int main(int argc, char** argv) {
     } else if (two->parsed()) {
       check_outputs(two_output, true);
       gsr::tools::write_two_element(two_output);
-      std::cout << "gsr-mesh: wrote " << two_output << ": the seed's two-element example (ids of Table 1); sidecar "
+      std::cout << "gsr-mesh: wrote " << two_output
+                << ": the worked example of docs/concepts.md (two elements of order 2, the ids of its Table 1); "
+                   "sidecar "
                 << gsr::xdmf_path(two_output) << "\n";
     }
   } catch (const CLI::Error& e) {
