@@ -44,7 +44,9 @@ namespace gsr::capi {
 struct LiveHandle {
   gsr::Handle handle;
   int serial;                                         // names the handle in igs request ids
-  std::vector<std::optional<gsr::Request>> requests;  // in flight, by request index
+  // In flight, by request index. A deque: starting a request never moves the others, which
+  // a wait refused on another thread may be looking at.
+  std::deque<std::optional<gsr::Request>> requests;
 };
 
 namespace {
@@ -87,6 +89,7 @@ std::atomic<std::uint64_t> frees{0};  // handles freed so far; bumped under regi
 struct LastFound {
   const gs_data* h = nullptr;
   LiveHandle* live = nullptr;
+  int serial = 0;           // live->serial, so that a stale entry is never dereferenced
   std::uint64_t frees = 0;  // `frees` when it was found: valid while no handle was freed
 };
 // initial-exec: a plain load, not a call to __tls_get_addr, on every call.
@@ -107,13 +110,13 @@ LiveHandle* find_live(const gs_data* h) {
   const std::shared_lock lock(registry_lock);
   const auto found = live_handles.find(h);
   if (found == live_handles.end()) return nullptr;
-  last_found = LastFound{h, found->second.live.get(), frees.load(std::memory_order_relaxed)};
+  LiveHandle* const live = found->second.live.get();
+  last_found = LastFound{h, live, live->serial, frees.load(std::memory_order_relaxed)};
   return last_found.live;
 }
 
 LiveHandle* find_by_serial(int serial) {
-  if (last_found.live && last_found.frees == frees.load(std::memory_order_acquire) &&
-      last_found.live->serial == serial)
+  if (last_found.live && last_found.serial == serial && last_found.frees == frees.load(std::memory_order_acquire))
     return last_found.live;
   const std::shared_lock lock(registry_lock);
   const auto found = handles_by_serial.find(serial);

@@ -101,13 +101,17 @@ void HandleState::waiting(const Workspace& ws, double seconds) {
                                       "; did a rank skip this call, or stop?");
 }
 
-void HandleState::check_thread() const {
-  if (pending == 0) return;  // no call in flight, on any thread
-  for (const auto& exchange : exchanges) exchange->check_starter();
+void HandleState::check_thread(const CallInfo* waiting) const {
+  if (pending == 0 || calls_owner == Exchange::progress_owner()) return;
+  if (waiting)
+    throw Error(ErrorCode::state, waiting->where() + "the request was started on another thread, and only that "
+                                                     "thread can wait for it (it stays in flight)");
+  throw Error(ErrorCode::state, "gsr: calls of this handle started on another thread are in flight; wait for them on "
+                                "that thread before calling from this one");
 }
 
 void HandleState::fail_call(const CallInfo& unnumbered, ErrorCode code, const std::string& message) {
-  check_thread();
+  check_thread(nullptr);
   const CallInfo info = numbered(unnumbered);
   // The method the other ranks use for this call, if this rank's domain and k are valid.
   const bool sized = valid_domain(static_cast<int>(info.dom)) && info.k >= 1 &&
@@ -138,7 +142,7 @@ void HandleState::complete(Workspace& ws) {
 }
 
 std::size_t HandleState::start(const DataRef& data, std::size_t length, const CallInfo& unnumbered) {
-  check_thread();
+  check_thread(nullptr);
   const Kernels* kernels = nullptr;
   const std::string problem = validate(data, length, unnumbered, kernels);
   if (!problem.empty()) fail_call(unnumbered, ErrorCode::invalid_argument, problem);
@@ -160,6 +164,7 @@ std::size_t HandleState::start(const DataRef& data, std::size_t length, const Ca
     slot.data.arrays = slot.arrays.data();
   }
   ++pending;
+  calls_owner = Exchange::progress_owner();
   const EntryMap& contrib = contributing(info.transpose);
   const EntryMap& receive = receiving(info.transpose);
   const std::size_t shared = plan.shared_groups;
@@ -363,10 +368,12 @@ Request::~Request() {
 
 void Request::wait() {
   if (!state_) throw Error(ErrorCode::state, "gsr: wait on a request that is not pending");
-  const detail::ThreadEntry entry(&state_->in_use);
-  const detail::Workspace& ws = state_->slots.at(slot_)->ws;
-  ws.exchange->check_waiter(ws);  // refused on another thread: the request stays pending
-  auto state = std::move(state_);
+  // A copy, declared before `entry`: if this request is the state's last owner, the state
+  // must outlive the entry, which releases the state's flag.
+  const std::shared_ptr<detail::HandleState> state = state_;
+  const detail::ThreadEntry entry(&state->in_use);
+  state->check_thread(&state->slots.at(slot_)->ws.info);  // refused on another thread: still pending
+  state_.reset();
   state->finish(slot_);
 }
 

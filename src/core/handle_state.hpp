@@ -68,8 +68,12 @@ struct HandleState final : WaitWatch {
   /// data.base for the vec layout (ignored for many). Throws Error on bad arguments, after
   /// taking part in the exchange so that no other rank waits.
   std::size_t start(const DataRef& data, std::size_t length, const CallInfo& info);
-  /// Throws Error(state) if calls of this handle started on another thread are in flight.
-  void check_thread() const;
+  /// Throws Error(state) if calls of this handle started on another thread are in flight
+  /// (Exchange::progress_owner); `waiting`: for a wait rather than a new call.
+  void check_thread(const CallInfo* waiting) const;
+  /// Exchange::progress_owner of the thread that started the calls in flight (pending > 0).
+  /// Read and written under in_use, like pending.
+  const void* calls_owner = nullptr;
   void finish(std::size_t slot);
 
   /// Takes part in one call without data (the neighbours learn that this rank failed and

@@ -124,15 +124,10 @@ public:
   /// If `watch` throws, the method gives up on all its calls in flight (see abandon) and
   /// finish rethrows.
   void finish(Workspace& ws, WaitWatch* watch = nullptr);
-  /// Throws Error(state) if `ws` is in flight and was started on another thread: only that
-  /// thread advances it, and finish would wait forever. Called before finish by whoever
-  /// may be on another thread (a request's wait), so that a refused wait leaves the call
-  /// in flight.
-  void check_waiter(const Workspace& ws) const;
-  /// Throws Error(state) if calls of this method started on another thread are in flight:
-  /// they and a new call would be advanced by different threads. Before anything else of a
-  /// call, which then leaves no trace.
-  void check_starter() const;
+  /// Whose list of calls in flight this thread's calls go on: the thread's own at
+  /// MPI_THREAD_MULTIPLE, the process's below it. A call is waited for, and more calls of
+  /// its handle are started, only by callers of the same owner (HandleState::check_thread).
+  static const void* progress_owner() noexcept;
 
   /// The ranks whose messages the call still waits for; empty for a collective of all ranks.
   virtual std::vector<int> awaited(const Workspace& ws) const = 0;

@@ -1,22 +1,32 @@
 // exchange/progress.cpp — the progress engine of exchange.hpp: each method keeps its calls
-// in flight in start order (an intrusive list through Workspace), and each thread keeps the
-// methods that have calls it started in flight (an intrusive list through Exchange). A
-// method's calls in flight all belong to one thread, which alone advances them: threads
-// with handles of their own never touch each other's lists. Nothing here allocates but
-// giving up on calls (abandon).
+// in flight in start order (an intrusive list through Workspace), and a list of the methods
+// that have calls in flight (an intrusive list through Exchange): at MPI_THREAD_MULTIPLE one
+// list per thread, of the calls it started, which it alone advances, so threads with
+// handles of their own never touch each other's lists; below it one list for the process,
+// as only one thread at a time is inside gsr and a call may be started on one thread and
+// waited for on another. Nothing here allocates but giving up on calls (abandon).
 #include "exchange/exchange.hpp"
 
 #include "mpi/checked.hpp"
 #include "mpi/keeper.hpp"
+#include "mpi/threads.hpp"
 
 #include <string>
 
 namespace gsr::detail {
 
 namespace {
-// Head of this thread's list of methods with calls in flight. initial-exec: a plain load,
-// not a call to __tls_get_addr, on every gather-scatter call.
-thread_local constinit Exchange* busy_methods __attribute__((tls_model("initial-exec"))) = nullptr;
+// Heads of the lists of methods with calls in flight: this thread's (MPI_THREAD_MULTIPLE;
+// initial-exec: a plain load, not a call to __tls_get_addr) and the process's (below).
+thread_local constinit Exchange* thread_busy_methods __attribute__((tls_model("initial-exec"))) = nullptr;
+constinit Exchange* process_busy_methods = nullptr;
+
+// The list this thread's calls go on. The level is cached by the ThreadEntry every call
+// holds before it gets here.
+Exchange*& busy_methods() noexcept {
+  return thread_entry::level.load(std::memory_order_relaxed) >= MPI_THREAD_MULTIPLE ? thread_busy_methods
+                                                                                     : process_busy_methods;
+}
 
 
 /// What MPI may still touch of a call given up on.
@@ -42,17 +52,7 @@ void Exchange::unlink_busy() noexcept {
   busy_list_ = nullptr;
 }
 
-void Exchange::check_starter() const {
-  if (first_in_flight_ && busy_list_ != &busy_methods)
-    throw Error(ErrorCode::state, "gsr: calls of this handle started on another thread are in flight; wait for them "
-                                  "on that thread before calling from this one");
-}
-
-void Exchange::check_waiter(const Workspace& ws) const {
-  if (!ws.done && busy_list_ != &busy_methods)
-    throw Error(ErrorCode::state, ws.info.where() + "the request was started on another thread, and only that "
-                                                    "thread can wait for it (it stays in flight)");
-}
+const void* Exchange::progress_owner() noexcept { return &busy_methods(); }
 
 std::byte* Exchange::prepare(Workspace& ws, std::size_t bytes) {
   if (!abandoned_.empty())
@@ -67,7 +67,8 @@ void Exchange::start(Workspace& ws) {
   ws.error = nullptr;
   ws.next_in_flight = nullptr;
   ws.combine = nullptr;
-  const bool others_in_flight = busy_methods != nullptr;
+  Exchange*& busy = busy_methods();
+  const bool others_in_flight = busy != nullptr;
   try {
     begin(ws);
   } catch (...) {
@@ -78,11 +79,11 @@ void Exchange::start(Workspace& ws) {
     last_in_flight_->next_in_flight = &ws;
   } else {
     first_in_flight_ = &ws;
-    next_busy_ = busy_methods;
+    next_busy_ = busy;
     prev_busy_ = nullptr;
-    if (busy_methods) busy_methods->prev_busy_ = this;
-    busy_methods = this;
-    busy_list_ = &busy_methods;
+    if (busy) busy->prev_busy_ = this;
+    busy = this;
+    busy_list_ = &busy;
   }
   last_in_flight_ = &ws;
   // Starting a call advances the others in flight; alone, this one has just been begun and
@@ -110,7 +111,7 @@ void Exchange::advance_calls() noexcept {
 }
 
 void Exchange::progress_all() noexcept {
-  for (Exchange* method = busy_methods; method;) {
+  for (Exchange* method = busy_methods(); method;) {
     Exchange* next = method->next_busy_;  // advance_calls may unlink `method`
     method->advance_calls();
     method = next;

@@ -31,7 +31,8 @@ struct CallInfo {
   std::size_t k = 1;
   bool many = false;
   std::uint64_t call = 0;    // the handle's call number on this rank (1, 2, ...); not in the signature
-  std::uint64_t handle = 0;  // the handle's number (setup order, alike on every rank); not in the signature
+  std::uint64_t handle = 0;  // the handle's number in setup order, for messages (threads setting up at once may
+                             // number theirs differently on different ranks); not in the signature
 
   std::uint64_t signature() const noexcept;
   std::uint32_t call_tag() const noexcept { return static_cast<std::uint32_t>(call); }

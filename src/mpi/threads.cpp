@@ -62,7 +62,7 @@ std::atomic<bool>* thread_entry::enter_slowly(std::atomic<bool>* exclusive) {
   std::atomic<bool>* const flag = now < MPI_THREAD_MULTIPLE ? &inside_gsr : exclusive;
   if (!flag) return nullptr;
   const bool taken = flag == &hdf5_in_use ? flag->exchange(true, std::memory_order_acquire)
-                                          : flag->load(std::memory_order_relaxed);
+                                          : flag->load(std::memory_order_acquire);
   if (taken) refuse(flag, now);
   flag->store(true, std::memory_order_relaxed);
   return flag;

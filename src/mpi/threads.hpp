@@ -36,7 +36,8 @@ std::atomic<bool>* enter_slowly(std::atomic<bool>* exclusive);
 /// A call made from inside another (a callback of the caller's) nests without a check.
 ///
 /// Inline, as every gather-scatter call makes one: the usual entry is a thread-local
-/// increment, a load of the cached level, and a load and store of the flag. The check of
+/// increment, a load of the cached level, and a load (acquire: what the last holder wrote
+/// under the flag is seen) and a store of the flag. The check of
 /// the gather-scatter flags is therefore not atomic: two threads entering in the very same
 /// instant could both pass. It catches a thread arriving while another is inside, which is
 /// what goes wrong in practice; HDF5's flag, taken rarely, is exact (an atomic exchange).
@@ -51,7 +52,7 @@ class ThreadEntry {
     }
     const int known = level.load(std::memory_order_relaxed);
     std::atomic<bool>* const flag = known < 0 ? nullptr : known < multiple ? &inside_gsr : exclusive;
-    if (known < 0 || flag == &hdf5_in_use || (flag && flag->load(std::memory_order_relaxed))) {
+    if (known < 0 || flag == &hdf5_in_use || (flag && flag->load(std::memory_order_acquire))) {
       held_ = enter_slowly(exclusive);
     } else if (flag) {
       flag->store(true, std::memory_order_relaxed);

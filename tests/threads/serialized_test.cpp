@@ -2,7 +2,7 @@
 // in it at a time, so gsr refuses a call from a second thread while another thread is
 // inside gsr (E-THREAD-CONCURRENT), whatever handle or call it is; the call already inside
 // completes untouched, and once it has returned the second thread's calls work (what
-// MPI_THREAD_SERIALIZED allows).
+// MPI_THREAD_SERIALIZED allows), requests started on another thread included.
 #include <gsr/handle.hpp>
 #include <gsr/transfer.hpp>
 
@@ -58,6 +58,21 @@ TEST(Serialized, ASecondThreadInsideGsrIsRefused) {
   later.join();
   EXPECT_EQ(u, (std::vector<double>{1.0 * ranks, 2.0 * ranks, 3.0 * ranks}));
   EXPECT_EQ(v, (std::vector<double>{1.0 * ranks, 2.0 * ranks, 3.0 * ranks}));
+}
+
+// One thread at a time, any thread: a request started on one thread is waited for on
+// another, after a call of the same handle from a third (OpenMP `single` sections do this).
+TEST(Serialized, ARequestMayBeWaitedForOnAnotherThread) {
+  const int ranks = world_size();
+  std::vector<std::int64_t> ids{4, 5};
+  gsr::Handle h(ids, MPI_COMM_WORLD);
+  std::vector<double> u{1, 2}, v{3, 4};
+  gsr::Request request;
+  std::thread([&] { request = h.start(std::span(u), Op::add); }).join();
+  std::thread([&] { h.apply(std::span(v), Op::add); }).join();
+  std::thread([&] { request.wait(); }).join();
+  EXPECT_EQ(u, (std::vector<double>{1.0 * ranks, 2.0 * ranks}));
+  EXPECT_EQ(v, (std::vector<double>{3.0 * ranks, 4.0 * ranks}));
 }
 
 }  // namespace

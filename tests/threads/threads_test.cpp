@@ -253,6 +253,22 @@ TEST(Threads, ARequestIsWaitedForOnItsOwnThread) {
   EXPECT_EQ(u, (std::vector<double>{1.0 * ranks, 2.0 * ranks}));
 }
 
+// A request may outlive its handle (gsr/handle.hpp): its wait then holds the last share of
+// the handle's state, which must outlive the wait's hold on the handle's flag (the sanitized
+// build catches a write to the freed flag).
+TEST(Threads, ARequestMayOutliveItsHandle) {
+  const int ranks = world_size();
+  std::vector<std::int64_t> ids{7, 8};
+  std::vector<double> u{1, 2};
+  gsr::Request request;
+  {
+    gsr::Handle h(ids, MPI_COMM_WORLD);
+    request = h.start(std::span(u), Op::add);
+  }
+  request.wait();
+  EXPECT_EQ(u, (std::vector<double>{1.0 * ranks, 2.0 * ranks}));
+}
+
 // HDF5 is not thread-safe: while rank 0's thread A is inside write_mesh (waiting for rank 1,
 // late on purpose), its thread B's read of another file is refused; A's write completes.
 TEST(Threads, MeshFilesAreReadAndWrittenOneAtATime) {
