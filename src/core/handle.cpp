@@ -163,8 +163,7 @@ std::size_t HandleState::start(const DataRef& data, std::size_t length, const Ca
     slot.arrays.assign(data.arrays, data.arrays + info.k);
     slot.data.arrays = slot.arrays.data();
   }
-  ++pending;
-  calls_owner = Exchange::progress_owner();
+  if (pending++ == 0) calls_owner = Exchange::progress_owner();  // check_thread kept later calls to this owner
   const EntryMap& contrib = contributing(info.transpose);
   const EntryMap& receive = receiving(info.transpose);
   const std::size_t shared = plan.shared_groups;
