@@ -11,6 +11,7 @@
 #pragma once
 
 #include <gsr/error.hpp>
+#include <gsr/options.hpp>
 #include <gsr/types.hpp>
 
 #include <mpi.h>
@@ -18,6 +19,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <utility>
 #include <span>
 #include <string>
@@ -25,13 +27,23 @@
 
 namespace gsr {
 
+/// The settings below `announce` left unset come from their environment variables, else
+/// their defaults (docs/configuration.md); set, the variable is not read.
 struct SetupOptions {
   bool unique = false;               // behave as if make_unique() had been applied to the ids
-  Method method = Method::automatic; // GSR_METHOD in the environment overrides `automatic`
+  Method method = Method::automatic; // with `automatic`, method_table or GSR_METHOD may name one
   bool verbose = false;              // rank 0 prints summary() after setup
   bool announce = false;             // rank 0 prints summary_line() after setup (gslib's
                                      // entry points, where gslib prints its gs_setup lines)
-  // GSR_QUIET=1 in the environment silences both.
+  /// GSR_METHOD, read when `method` is automatic: a method name, or methods per call size
+  /// ("crystal_router,pairwise:64": pairwise from 64 bytes per entry; docs/methods.md).
+  std::string method_table;
+  std::optional<bool> quiet;  // GSR_QUIET: true silences verbose and announce
+  /// GSR_PREFETCH_FROM_BYTES: calls with at least this many bytes of data ask for their
+  /// lines ahead (default: half the last-level cache over the ranks sharing it).
+  std::optional<std::size_t> prefetch_from_bytes;
+  std::string machine_file;  // GSR_MACHINE: auto's cost model (docs/scaling.md, "Calibration")
+  MessageOptions messages;   // the timeout (GSR_TIMEOUT) and chunking of the handle's messages
 };
 
 /// Min / average / max of one per-rank quantity over the ranks of the handle.

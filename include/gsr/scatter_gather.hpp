@@ -25,6 +25,7 @@
 #pragma once
 
 #include <gsr/error.hpp>
+#include <gsr/options.hpp>
 
 #include <mpi.h>
 
@@ -78,10 +79,12 @@ inline constexpr std::size_t unknown_length = std::numeric_limits<std::size_t>::
 /// rank (>= 0) and `data` the blocks back to back in rank order: `data_length` values,
 /// which the counts must add up to (unless it is unknown_length); elsewhere all three are
 /// ignored. This rank's block is written to the storage `make_room(count)` returns
-/// (count * value_bytes bytes; called once, also when count is 0). Collective over `comm`.
+/// (count * value_bytes bytes; called once, also when count is 0). Collective over `comm`;
+/// `options` unset: the environment's (gsr/options.hpp).
 ScatterResult scatter_bytes(const void* data, std::size_t data_length, std::span<const std::int64_t> counts,
                             std::size_t value_bytes, int root, MPI_Comm comm,
-                            const std::function<void*(std::size_t count)>& make_room);
+                            const std::function<void*(std::size_t count)>& make_room,
+                            const MessageOptions& options = {});
 
 struct GatherResult {
   std::vector<std::size_t> counts;  // on the root: values received from each rank; else empty
@@ -91,9 +94,10 @@ struct GatherResult {
 /// Gather of `count` values (>= 0) of `value_bytes` bytes each at `data` from every rank.
 /// On the root the blocks are written back to back in rank order to the storage
 /// `make_room(total)` returns (called once, also when total is 0); it is not called
-/// elsewhere. Collective over `comm`.
+/// elsewhere. Collective over `comm`; `options` as for scatter_bytes.
 GatherResult gather_bytes(const void* data, std::int64_t count, std::size_t value_bytes, int root, MPI_Comm comm,
-                          const std::function<void*(std::size_t total)>& make_room);
+                          const std::function<void*(std::size_t total)>& make_room,
+                          const MessageOptions& options = {});
 
 // ---- typed front end ------------------------------------------------------------------------------
 
@@ -127,7 +131,8 @@ inline std::vector<std::int64_t> signed_counts(std::span<const std::size_t> coun
 /// root to rank r. `blocks` and `counts` are read on the root only; there counts.size()
 /// must be the number of ranks and the counts must add up to blocks.size().
 template <class T>
-Scattered<T> scatter(std::span<const T> blocks, std::span<const std::size_t> counts, int root, MPI_Comm comm) {
+Scattered<T> scatter(std::span<const T> blocks, std::span<const std::size_t> counts, int root, MPI_Comm comm,
+                     const MessageOptions& options = {}) {
   static_assert(std::is_trivially_copyable_v<T> && std::is_default_constructible_v<T>,
                 "gsr::scatter: values must be trivially copyable and default constructible");
   Scattered<T> out;
@@ -136,19 +141,20 @@ Scattered<T> scatter(std::span<const T> blocks, std::span<const std::size_t> cou
       scatter_bytes(blocks.data(), blocks.size(), wide, sizeof(T), root, comm, [&out](std::size_t n) -> void* {
         out.block.resize(n);
         return out.block.data();
-      });
+      }, options);
   out.stats = std::move(result.stats);
   return out;
 }
 
 template <class T>
-Scattered<T> scatter(const std::vector<T>& blocks, const std::vector<std::size_t>& counts, int root, MPI_Comm comm) {
-  return scatter(std::span<const T>(blocks), std::span<const std::size_t>(counts), root, comm);
+Scattered<T> scatter(const std::vector<T>& blocks, const std::vector<std::size_t>& counts, int root, MPI_Comm comm,
+                     const MessageOptions& options = {}) {
+  return scatter(std::span<const T>(blocks), std::span<const std::size_t>(counts), root, comm, options);
 }
 
 /// Collects every rank's `block` on the root, in rank order.
 template <class T>
-Gathered<T> gather(std::span<const T> block, int root, MPI_Comm comm) {
+Gathered<T> gather(std::span<const T> block, int root, MPI_Comm comm, const MessageOptions& options = {}) {
   static_assert(std::is_trivially_copyable_v<T> && std::is_default_constructible_v<T>,
                 "gsr::gather: values must be trivially copyable and default constructible");
   Gathered<T> out;
@@ -156,7 +162,7 @@ Gathered<T> gather(std::span<const T> block, int root, MPI_Comm comm) {
                                      [&out](std::size_t n) -> void* {
                                        out.blocks.resize(n);
                                        return out.blocks.data();
-                                     });
+                                     }, options);
   out.counts = std::move(result.counts);
   out.offsets.resize(out.counts.size());
   std::size_t offset = 0;
@@ -169,8 +175,8 @@ Gathered<T> gather(std::span<const T> block, int root, MPI_Comm comm) {
 }
 
 template <class T>
-Gathered<T> gather(const std::vector<T>& block, int root, MPI_Comm comm) {
-  return gather(std::span<const T>(block), root, comm);
+Gathered<T> gather(const std::vector<T>& block, int root, MPI_Comm comm, const MessageOptions& options = {}) {
+  return gather(std::span<const T>(block), root, comm, options);
 }
 
 }  // namespace gsr

@@ -20,6 +20,7 @@
 #pragma once
 
 #include <gsr/error.hpp>
+#include <gsr/options.hpp>
 
 #include <mpi.h>
 
@@ -95,6 +96,18 @@ TransferResult transfer_bytes(const void* records, std::size_t count, std::size_
                               const std::function<void*(std::size_t count)>& make_room,
                               TransferMethod method = TransferMethod::automatic);
 
+/// A transfer's method and the settings of its messages (gsr/options.hpp; unset: the
+/// environment's).
+struct TransferOptions {
+  TransferMethod method = TransferMethod::automatic;
+  MessageOptions messages;
+};
+
+/// transfer_bytes with options.
+TransferResult transfer_bytes(const void* records, std::size_t count, std::size_t record_bytes,
+                              std::span<const int> destinations, MPI_Comm comm,
+                              const std::function<void*(std::size_t count)>& make_room, const TransferOptions& options);
+
 /// What a record holds when it is a tuple of columns (the Fortran crystal router's `mi`,
 /// `ml` and `mr`): integers, longs and reals, in that order.
 struct TupleLayout {
@@ -108,7 +121,8 @@ struct TupleLayout {
 /// (E-TRANSFER-DISAGREE-LAYOUT). The method is automatic.
 TransferResult transfer_tuples(const void* records, std::size_t count, std::size_t record_bytes,
                                std::span<const int> destinations, MPI_Comm comm,
-                               const std::function<void*(std::size_t count)>& make_room, const TupleLayout& layout);
+                               const std::function<void*(std::size_t count)>& make_room, const TupleLayout& layout,
+                               const MessageOptions& options = {});
 
 /// For wrappers that find an argument of their own bad (a Fortran tuple column, say) before
 /// they can pass it on: takes part in the other ranks' transfer on `comm` as a rank with a
@@ -128,7 +142,7 @@ struct Received {
 /// Sends records[i] to rank destinations[i] (the two spans must be equally long).
 template <class T>
 Received<T> transfer(std::span<const T> records, std::span<const int> destinations, MPI_Comm comm,
-                     TransferMethod method = TransferMethod::automatic) {
+                     const TransferOptions& options) {
   static_assert(std::is_trivially_copyable_v<T> && std::is_default_constructible_v<T>,
                 "gsr::transfer: records must be trivially copyable and default constructible");
   Received<T> out;
@@ -138,16 +152,28 @@ Received<T> transfer(std::span<const T> records, std::span<const int> destinatio
         out.records.resize(n);
         return out.records.data();
       },
-      method);
+      options);
   out.sources = std::move(result.sources);
   out.stats = std::move(result.stats);
   return out;
 }
 
 template <class T>
+Received<T> transfer(std::span<const T> records, std::span<const int> destinations, MPI_Comm comm,
+                     TransferMethod method = TransferMethod::automatic) {
+  return transfer(records, destinations, comm, TransferOptions{method, {}});
+}
+
+template <class T>
 Received<T> transfer(const std::vector<T>& records, std::span<const int> destinations, MPI_Comm comm,
                      TransferMethod method = TransferMethod::automatic) {
-  return transfer(std::span<const T>(records), destinations, comm, method);
+  return transfer(std::span<const T>(records), destinations, comm, TransferOptions{method, {}});
+}
+
+template <class T>
+Received<T> transfer(const std::vector<T>& records, std::span<const int> destinations, MPI_Comm comm,
+                     const TransferOptions& options) {
+  return transfer(std::span<const T>(records), destinations, comm, options);
 }
 
 }  // namespace gsr

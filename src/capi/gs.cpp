@@ -270,7 +270,11 @@ gs_data* setup_ids(const Id* id, uint n, const struct comm* comm, int unique, gs
     if (!comm) throw Error(ErrorCode::invalid_argument, "gsr: struct comm pointer is NULL");
     // verbose 1 prints gsr's one-line summary (where gslib prints its gs_setup lines),
     // 2 or more the full statistics.
-    SetupOptions options{unique != 0, static_cast<Method>(method), verbose >= 2, verbose == 1};
+    SetupOptions options;
+    options.unique = unique != 0;
+    options.method = static_cast<Method>(method);
+    options.verbose = verbose >= 2;
+    options.announce = verbose == 1;
     Int64Ids<const Id> ids(id, n);
     auto live = std::unique_ptr<LiveHandle>(new LiveHandle{Handle(ids.span(), comm->c, options), 0, {}});
     result = register_handle(std::move(live));

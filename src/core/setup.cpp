@@ -3,6 +3,7 @@
 // build the exchange method, then the statistics.
 #include "core/handle_state.hpp"
 
+#include "config/config.hpp"
 #include "exchange/registry.hpp"
 #include "mpi/checked.hpp"
 #include "mpi/threads.hpp"
@@ -27,10 +28,11 @@ namespace {
 struct MethodRequest {
   Method method = Method::automatic;  // with a table: the method for one double
   std::string reason;  // why this method ("requested", "GSR_METHOD=..."); empty for auto
-  std::vector<SizeMethod> table;  // GSR_METHOD's per-size form; empty otherwise
+  std::vector<SizeMethod> table;  // a method table's per-size form; empty otherwise
 };
 
-// Method requested by options or GSR_METHOD (which only overrides automatic).
+// Method requested by options.method, or else by a method table (SetupOptions::method_table
+// or GSR_METHOD).
 /// "auto, pairwise, crystal_router, allreduce or neighbor": every name the registry knows.
 std::string method_names() {
   std::string names(to_string(Method::automatic));
@@ -40,23 +42,25 @@ std::string method_names() {
   return names;
 }
 
-// GSR_METHOD: one method name, or a table "m0,m1:B1,m2:B2,..." (m0 below B1 bytes per
-// entry, m1 from B1, ...; B ascending), as auto's own table (docs/methods.md).
-MethodRequest method_from_environment(const std::string& value) {
+// A method table (GSR_METHOD, or the option named so): one method name, or a table
+// "m0,m1:B1,m2:B2,..." (m0 below B1 bytes per entry, m1 from B1, ...; B ascending), as
+// auto's own table (docs/methods.md).
+MethodRequest method_from_table(const NamedText& setting) {
+  const std::string& value = setting.text;
+  const std::string named = std::string(setting.named_by) + "='" + value + "'";
   MethodRequest request;
-  request.reason = "GSR_METHOD=" + value;
+  request.reason = std::string(setting.named_by) + "=" + value;
   if (value.find_first_of(",:") == std::string::npos) {
     const auto m = method_from_string(value);
     if (!m)
-      throw Error(ErrorCode::invalid_argument, "gsr: GSR_METHOD='" + value + "' names no method (expected " +
-                                                   method_names() + ", or a table such as crystal_router,pairwise:64)");
+      throw Error(ErrorCode::invalid_argument, "gsr: " + named + " names no method (expected " + method_names() +
+                                                   ", or a table such as crystal_router,pairwise:64)");
     request.method = *m;
     if (request.method == Method::automatic) request.reason.clear();
     return request;
   }
   auto bad = [&](const std::string& what) {
-    throw Error(ErrorCode::invalid_argument, "gsr: GSR_METHOD='" + value +
-                                                 "' is not a table of methods per call size: " + what +
+    throw Error(ErrorCode::invalid_argument, "gsr: " + named + " is not a table of methods per call size: " + what +
                                                  " (expected method,method:bytes,... with bytes per entry ascending, "
                                                  "as in crystal_router,pairwise:64)");
   };
@@ -99,25 +103,16 @@ MethodRequest method_from_environment(const std::string& value) {
   return request;
 }
 
-MethodRequest resolve_method(const SetupOptions& options) {
+MethodRequest resolve_method(const SetupOptions& options, const HandleSettings& settings) {
   if (options.method != Method::automatic && !find_method(options.method))
     throw Error(ErrorCode::invalid_argument, "gsr: unknown method code " + std::to_string(static_cast<int>(options.method)) +
                                                  " (expected " + method_names() + ")");
   if (options.method != Method::automatic) return {options.method, "requested", {}};
-  if (const char* env = std::getenv("GSR_METHOD"); env && *env) return method_from_environment(env);
+  if (!settings.method_table.text.empty()) return method_from_table(settings.method_table);
   return {};
 }
 
-// GSR_QUIET: 1 silences the setup summaries (verbose, announce), 0 or unset leaves them on.
-bool quiet_from_environment() {
-  const char* text = std::getenv("GSR_QUIET");
-  if (!text || !*text || std::string_view(text) == "0") return false;
-  if (std::string_view(text) == "1") return true;
-  throw Error(ErrorCode::invalid_argument,
-              std::string("gsr: GSR_QUIET='") + text + "' is not 0 or 1 (1 silences the setup summaries)");
-}
-
-// A checksum of a GSR_METHOD table (0 for none), for the agreement below.
+// A checksum of a method table (0 for none), for the agreement below.
 int table_checksum(const std::vector<SizeMethod>& table) {
   std::uint64_t h = 1469598103934665603ull;
   for (const SizeMethod& range : table) {
@@ -144,20 +139,18 @@ void agree_on_setup_arguments(MPI_Comm comm, const MethodRequest& request, bool 
     throw Error(ErrorCode::mismatch, "gsr: ranks disagree about unique (some pass 0, others 1)");
 }
 
-/// Collective over `user_comm`: every rank's arguments are checked and agreed on before
-/// anything else collective happens, so a bad argument on one rank fails every rank.
+/// Collective over `user_comm`: every rank's arguments and settings (options, environment)
+/// are checked and agreed on before anything else collective happens, so a bad argument or
+/// variable on one rank fails every rank.
 MethodRequest check_setup_arguments(std::span<const std::int64_t> ids, MPI_Comm user_comm,
-                                    const SetupOptions& options, double& timeout, std::optional<std::size_t>& prefetch_bytes,
-                                    CostModel& model, bool& quiet) {
+                                    const SetupOptions& options, HandleSettings& settings, CostModel& model) {
   require_communicator(user_comm, "setup");
   MethodRequest request;
-  collectively(user_comm, [&] {
+  collectively(user_comm, timeout_or_default(options.messages), [&] {
     check_ids(ids);
-    request = resolve_method(options);
-    timeout = timeout_from_environment();
-    prefetch_bytes = prefetch_from_bytes_from_environment();
-    quiet = quiet_from_environment();
-    if (request.method == Method::automatic) model = machine_model_from_environment();
+    settings = resolve(options);
+    request = resolve_method(options, settings);
+    if (request.method == Method::automatic) model = machine_model(settings.machine_file);
   });
   agree_on_setup_arguments(user_comm, request, options.unique);
   return request;
@@ -200,10 +193,11 @@ std::vector<int> other_holders(const Holders& holders, int rank) {
   return ranks;
 }
 
-LocalSetup discover_and_plan(std::span<const std::int64_t> ids, bool unique, const OwnedComm& comm) {
+LocalSetup discover_and_plan(std::span<const std::int64_t> ids, bool unique, const OwnedComm& comm,
+                             std::size_t chunk_bytes) {
   const int rank = comm.rank();
   const std::vector<index_t> order = entries_by_id(ids);
-  Topology topo = discover(ids, order, comm.get());
+  Topology topo = discover(ids, order, comm.get(), chunk_bytes);
   LocalSetup local;
   if (unique) {
     std::vector<std::int64_t> flagged(ids.begin(), ids.end());
@@ -343,15 +337,14 @@ Handle::Handle(std::span<const std::int64_t> ids, MPI_Comm user_comm, SetupOptio
   using namespace detail;
   const ThreadEntry entry(nullptr);
   const double begin = MPI_Wtime();
-  double timeout = 0;
-  std::optional<std::size_t> prefetch_bytes;
+  HandleSettings settings;
   CostModel model;
-  bool quiet = false;
-  const MethodRequest request = check_setup_arguments(ids, user_comm, options, timeout, prefetch_bytes, model, quiet);
-  OwnedComm comm(user_comm);
-  const int node_ranks = comm.ranks_on_node();  // every rank, whatever its GSR_PREFETCH_FROM_BYTES
-  LocalSetup local = discover_and_plan(ids, options.unique, comm);
-  ChosenExchange chosen = build_method(request, ExchangeInputs{local.plan, local.holders, comm.get()}, model);
+  const MethodRequest request = check_setup_arguments(ids, user_comm, options, settings, model);
+  OwnedComm comm(user_comm, settings.messages.timeout);
+  const int node_ranks = comm.ranks_on_node();  // every rank, whatever its prefetch setting
+  LocalSetup local = discover_and_plan(ids, options.unique, comm, settings.messages.chunk_bytes);
+  ChosenExchange chosen =
+      build_method(request, ExchangeInputs{local.plan, local.holders, comm.get(), settings.messages}, model);
   local.holders = Holders{};  // only the exchange constructors read them
   Stats stats = describe(local.plan, ids.size(), chosen, comm.get());
   stats.pairwise_receives = std::move(local.pairwise_receives);
@@ -361,14 +354,15 @@ Handle::Handle(std::span<const std::int64_t> ids, MPI_Comm user_comm, SetupOptio
   CallLedger ledger;
   ledger.serial = handles_set_up.fetch_add(1, std::memory_order_relaxed) + 1;
   ledger.neighbors = std::move(local.neighbors);
-  ledger.timeout = timeout;
+  ledger.timeout = settings.messages.timeout;
   state_ = std::make_shared<HandleState>(std::move(comm), std::move(local.plan), std::move(chosen.exchanges),
                                          std::move(chosen.ranges), std::move(stats),
                                          std::move(ledger));
-  state_->prefetch_from_bytes = prefetch_bytes ? *prefetch_bytes : default_prefetch_from_bytes(node_ranks);
+  state_->prefetch_from_bytes = settings.prefetch_from_bytes ? *settings.prefetch_from_bytes
+                                                             : prefetch_default(probe_cache(), node_ranks);
   state_->stats.setup_seconds = MPI_Wtime() - begin;
 
-  if ((options.verbose || options.announce) && !quiet && state_->comm.rank() == 0) {
+  if ((options.verbose || options.announce) && !settings.quiet && state_->comm.rank() == 0) {
     std::fputs((options.verbose ? summary() : summary_line() + "\n").c_str(), stdout);
     std::fflush(stdout);
   }

@@ -37,10 +37,11 @@ int ceil_log2(int p) {
 
 /// In-place bitwise-OR allreduce of `bytes` (a multiple of 4) at `data`, with the widest
 /// unsigned type that divides it.
-void or_allreduce(std::byte* data, std::size_t bytes, MPI_Comm comm, std::vector<MPI_Request>& requests) {
+void or_allreduce(std::byte* data, std::size_t bytes, MPI_Comm comm, std::vector<MPI_Request>& requests,
+                  std::size_t chunk_bytes) {
   const std::size_t width = bytes % 8 == 0 ? 8 : 4;
   post_allreduce_in_place(data, bytes / width, width == 8 ? MPI_UINT64_T : MPI_UINT32_T, width, MPI_BOR, comm,
-                          requests);
+                          requests, chunk_bytes);
 }
 
 // The lowest-rank holder of a group leads it: it numbers the group's slots.
@@ -82,7 +83,7 @@ AllreduceExchange::SlotCount AllreduceExchange::count_slots(const ExchangeInputs
 }
 
 AllreduceExchange::AllreduceExchange(const ExchangeInputs& in, SlotCount slots)
-    : comm_(in.comm), rounds_(ceil_log2(in.plan.ranks)), shared_groups_(in.plan.shared_groups),
+    : comm_(in.comm), chunk_bytes_(in.messages.chunk_bytes), rounds_(ceil_log2(in.plan.ranks)), shared_groups_(in.plan.shared_groups),
       total_slots_(slots.total) {
   const int me = in.plan.rank;
   std::uint64_t first = slots.first_led;
@@ -98,7 +99,7 @@ AllreduceExchange::AllreduceExchange(const ExchangeInputs& in, SlotCount slots)
     for (int h : in.holders.row(s))
       if (h != me) outgoing[h].push_back(base[s]);
   }
-  auto incoming = sparse_exchange(comm_, slot_tag, outgoing);
+  auto incoming = sparse_exchange(comm_, slot_tag, outgoing, chunk_bytes_);
   std::map<int, std::size_t> taken;  // leader -> first slots used so far
   for (std::size_t s = 0; s < shared_groups_; ++s) {
     if (leads(in, s)) continue;
@@ -167,7 +168,7 @@ void AllreduceExchange::begin(Workspace& ws) {
     for (std::size_t s = 0; s < shared_groups_; ++s)
       std::memcpy(slot_data + my_slot_[s] * sc.row_bytes, ws.own + s * sc.row_bytes, sc.row_bytes);
   }
-  or_allreduce(ws.recv.data(), header_bytes + slots * first_slot_bytes, comm_, ws.requests);
+  or_allreduce(ws.recv.data(), header_bytes + slots * first_slot_bytes, comm_, ws.requests, chunk_bytes_);
   sc.phase = Phase::first;
 }
 
@@ -202,7 +203,8 @@ bool AllreduceExchange::step(Workspace& ws) {
       // the same on every rank.
       const std::size_t slots = static_cast<std::size_t>(total_slots_);
       const std::size_t first_part = header_bytes + slots * first_slot_bytes;
-      or_allreduce(ws.recv.data() + first_part, slots * (sc.row_bytes - first_slot_bytes), comm_, ws.requests);
+      or_allreduce(ws.recv.data() + first_part, slots * (sc.row_bytes - first_slot_bytes), comm_, ws.requests,
+                   chunk_bytes_);
       sc.phase = Phase::second;
       continue;
     }

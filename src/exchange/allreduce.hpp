@@ -52,6 +52,7 @@ private:
   void check_agreement(Workspace& ws) const;
 
   MPI_Comm comm_;
+  std::size_t chunk_bytes_;  // mpi/messages.hpp
   int rounds_ = 0;                    // ceil(log2 P): rounds of a recursive-doubling allreduce
   std::size_t shared_groups_ = 0;
   std::uint64_t total_slots_ = 0;

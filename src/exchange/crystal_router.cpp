@@ -153,7 +153,7 @@ struct CrystalRouterExchange::Scratch final : MethodScratch {
 };
 
 CrystalRouterExchange::CrystalRouterExchange(const ExchangeInputs& in)
-    : comm_(in.comm), shared_groups_(in.plan.shared_groups) {
+    : comm_(in.comm), chunk_bytes_(in.messages.chunk_bytes), shared_groups_(in.plan.shared_groups) {
   RouteBuilder routes(in);
   std::vector<int> partners;
   for (const RouterStageShape& shape : router_stage_shapes(in.plan.rank, in.plan.ranks)) {
@@ -163,9 +163,10 @@ CrystalRouterExchange::CrystalRouterExchange(const ExchangeInputs& in)
     stage.first_segment = segments_;
     const std::vector<std::int64_t> descriptors = routes.split(shape, stage);
     std::vector<MPI_Request> send;
-    post_send(descriptors.data(), descriptors.size() * sizeof(std::int64_t), stage.send_to, setup_tag, comm_, send);
+    post_send(descriptors.data(), descriptors.size() * sizeof(std::int64_t), stage.send_to, setup_tag, comm_, send,
+              chunk_bytes_);
     for (int source : stage.sources)
-      stage.source_rows.push_back(routes.absorb(receive_whole<std::int64_t>(comm_, source, setup_tag), segments_++));
+      stage.source_rows.push_back(routes.absorb(receive_whole<std::int64_t>(comm_, source, setup_tag, chunk_bytes_), segments_++));
     complete_all(send, "crystal router setup send");
 
     partners.push_back(stage.send_to);
@@ -275,7 +276,7 @@ void CrystalRouterExchange::post_stage(Workspace& ws, Scratch& sc, std::size_t d
     length += sizeof record;
   }
   ws.requests.clear();
-  post_call_message(out, length, st.send_to, ws.tag, comm_, ws.requests);
+  post_call_message(out, length, st.send_to, ws.tag, comm_, ws.requests, chunk_bytes_);
 }
 
 bool CrystalRouterExchange::receive_stage(Workspace& ws, Scratch& sc, std::size_t d) {
@@ -284,7 +285,8 @@ bool CrystalRouterExchange::receive_stage(Workspace& ws, Scratch& sc, std::size_
     if (sc.received & (1u << i)) continue;
     std::byte* in = ws.recv.data() + sc.segment_offset[st.first_segment + i];
     const std::size_t expected = header_bytes + st.source_rows[i] * sc.row_bytes;
-    if (try_receive_checked(comm_, st.sources[i], ws.tag, in, expected, expected, ws.overflow, ws.info, ws.check))
+    if (try_receive_checked(comm_, st.sources[i], ws.tag, in, expected, expected, ws.overflow, ws.info, ws.check,
+                            chunk_bytes_))
       sc.received |= 1u << i;
   }
   return sc.received == (1u << st.sources.size()) - 1;

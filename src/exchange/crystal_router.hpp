@@ -56,6 +56,7 @@ private:
   bool receive_stage(Workspace& ws, Scratch& sc, std::size_t d);
 
   MPI_Comm comm_;
+  std::size_t chunk_bytes_;  // mpi/messages.hpp
   std::size_t shared_groups_ = 0;
   std::vector<Stage> stages_;
   std::uint32_t segments_ = 1;  // own partials + one per message received per call

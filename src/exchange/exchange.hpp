@@ -19,6 +19,7 @@
 // interface plus one line in exchange/registry.cpp.
 #pragma once
 
+#include "config/config.hpp"
 #include "exchange/protocol.hpp"
 #include "local/kernels.hpp"
 #include "plan/plan.hpp"
@@ -43,6 +44,7 @@ struct ExchangeInputs {
   const Plan& plan;
   const Holders& holders;
   MPI_Comm comm;
+  MessageSettings messages;  // the handle's timeout and chunking (config/config.hpp)
 };
 
 /// Method-specific per-call scratch (e.g. the crystal router's stage buffers).

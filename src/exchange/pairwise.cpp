@@ -10,7 +10,8 @@
 
 namespace gsr::detail {
 
-PairwiseExchange::PairwiseExchange(const ExchangeInputs& in) : RoutedExchange(in), comm_(in.comm) {}
+PairwiseExchange::PairwiseExchange(const ExchangeInputs& in)
+    : RoutedExchange(in), comm_(in.comm), chunk_bytes_(in.messages.chunk_bytes) {}
 
 std::vector<int> PairwiseExchange::awaited(const Workspace& ws) const {
   // A neighbour whose head has arrived is not awaited, though the call has not taken it
@@ -43,7 +44,7 @@ std::byte* PairwiseExchange::open(Workspace& ws, std::size_t bytes) {
   // The receives before the gather, so that the messages land in place as they arrive.
   const std::size_t nn = routes_.neighbor_ranks.size();
   const std::size_t row = ws.kernels ? ws.info.k * ws.kernels->value_size : 0;
-  const std::size_t head = message_head_bytes();
+  const std::size_t head = message_head_bytes(chunk_bytes_);
   std::size_t room = 0;
   for (std::size_t j = 0; j < nn; ++j) room += receive_room(routes_.message_bytes(j, row), head);
   ws.tag = CallTags::of(ws.info.call);
@@ -84,13 +85,13 @@ void PairwiseExchange::begin(Workspace& ws) {
     if (row > 0 && whole_route(routes_) && ws.own == out + sizeof(MessageHeader)) {
       // The partials were gathered in place (open): only the header is missing.
       std::memcpy(out, &header, sizeof header);
-      post_call_message(out, total, routes_.neighbor_ranks[0], ws.tag, comm_, ws.requests);
+      post_call_message(out, total, routes_.neighbor_ranks[0], ws.tag, comm_, ws.requests, chunk_bytes_);
       return;
     }
     for (std::size_t j = 0; j < nn; ++j) {
       std::byte* end = routes_.pack(j, header, ws.own, row, out);
       post_call_message(out, static_cast<std::size_t>(end - out), routes_.neighbor_ranks[j], ws.tag, comm_,
-                        ws.requests);
+                        ws.requests, chunk_bytes_);
       out = end;
     }
   } catch (...) {
@@ -105,7 +106,7 @@ bool PairwiseExchange::advance(Workspace& ws) {
   // this rank expects.
   const std::size_t nn = routes_.neighbor_ranks.size();
   const std::size_t row = ws.kernels ? ws.info.k * ws.kernels->value_size : 0;
-  const std::size_t head_limit = message_head_bytes();
+  const std::size_t head_limit = message_head_bytes(chunk_bytes_);
   // Whether this rank's messages all go as heads alone (one send each, no tail). Then the
   // heads are taken together, with the sends, in one MPI_Testall: one look for MPI rather
   // than one per request. Not with tails of its own: a tail's send may complete only once
@@ -127,7 +128,7 @@ bool PairwiseExchange::advance(Workspace& ws) {
         else head = test_receive(ws.requests[j], "gs message receive");
         if (head) {
           const std::byte* got = complete_received_head(comm_, routes_.neighbor_ranks[j], ws.tag, in, *head, room,
-                                                        length, ws.overflow, ws.info, ws.check);
+                                                        length, ws.overflow, ws.info, ws.check, chunk_bytes_);
           ws.blocks[1 + j] = got + sizeof(MessageHeader);
         } else {
           all_received = false;
@@ -143,14 +144,14 @@ bool PairwiseExchange::advance(Workspace& ws) {
     drain_receives(ws);
     if (heads_only)
       for (std::size_t k = taking + 1; k < nn; ++k)
-        if (!ws.blocks[1 + k]) drop_tail(comm_, routes_.neighbor_ranks[k], ws.tag, ws.statuses[k], ws.overflow);
+        if (!ws.blocks[1 + k]) drop_tail(comm_, routes_.neighbor_ranks[k], ws.tag, ws.statuses[k], ws.overflow, chunk_bytes_);
     throw;
   }
   return combine_blocks(ws);
 }
 
 void PairwiseExchange::drain_receives(Workspace& ws) noexcept {
-  drain_head_receives(comm_, routes_.neighbor_ranks, ws.tag, ws.receives(), ws.overflow);
+  drain_head_receives(comm_, routes_.neighbor_ranks, ws.tag, ws.receives(), ws.overflow, chunk_bytes_);
 }
 
 

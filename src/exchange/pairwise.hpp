@@ -25,6 +25,7 @@ private:
   void drain_receives(Workspace& ws) noexcept;
 
   MPI_Comm comm_;
+  std::size_t chunk_bytes_;  // mpi/messages.hpp
 };
 
 }  // namespace gsr::detail

@@ -104,21 +104,21 @@ void HeaderCheck::throw_if_failed() const {
                                          mine_.describe() + ") expects " + std::to_string(size_expected_));
 }
 
-std::size_t message_head_bytes() noexcept {
-  const std::size_t limit = chunk_limit();
+std::size_t message_head_bytes(std::size_t chunk_bytes) noexcept {
+  const std::size_t limit = chunk_limit(chunk_bytes);
   return limit != 0 && limit < usual_message_head_bytes ? limit : usual_message_head_bytes;
 }
 
 void post_call_message(const std::byte* data, std::size_t bytes, int dest, int tag, MPI_Comm comm,
-                       std::vector<MPI_Request>& requests) {
-  const std::size_t head = message_head_bytes();
+                       std::vector<MPI_Request>& requests, std::size_t chunk_bytes) {
+  const std::size_t head = message_head_bytes(chunk_bytes);
   if (bytes < head) {
     post_short_send(data, bytes, dest, tag, comm, requests);
     return;
   }
   requests.reserve(requests.size() + 2);  // a head is never posted without its tail
   post_short_send(data, head, dest, tag, comm, requests);
-  post_send(data + head, bytes - head, dest, CallTags::tail(tag), comm, requests);
+  post_send(data + head, bytes - head, dest, CallTags::tail(tag), comm, requests, chunk_bytes);
 }
 
 namespace {
@@ -143,8 +143,8 @@ const std::byte* check_message(const std::byte* at, std::size_t bytes, std::size
 
 const std::byte* try_receive_checked(MPI_Comm comm, int peer, int tag, std::byte* into, std::size_t capacity,
                                      std::size_t expected, std::vector<std::byte>& overflow, const CallInfo& info,
-                                     HeaderCheck& check) {
-  std::optional<ProbedMessage> head = try_probe(comm, peer, tag, /*chunked=*/false);
+                                     HeaderCheck& check, std::size_t chunk_bytes) {
+  std::optional<ProbedMessage> head = try_probe_short(comm, peer, tag);
   if (!head) return nullptr;
   if (head->bytes > capacity) {
     overflow.resize(head->bytes);
@@ -152,15 +152,17 @@ const std::byte* try_receive_checked(MPI_Comm comm, int peer, int tag, std::byte
     capacity = head->bytes;
   }
   receive(*head, into);
-  return complete_received_head(comm, peer, tag, into, head->bytes, capacity, expected, overflow, info, check);
+  return complete_received_head(comm, peer, tag, into, head->bytes, capacity, expected, overflow, info, check,
+                                chunk_bytes);
 }
 
 const std::byte* complete_received_head(MPI_Comm comm, int peer, int tag, std::byte* into, std::size_t head,
                                         std::size_t capacity, std::size_t expected,
-                                        std::vector<std::byte>& overflow, const CallInfo& info, HeaderCheck& check) {
+                                        std::vector<std::byte>& overflow, const CallInfo& info, HeaderCheck& check,
+                                        std::size_t chunk_bytes) {
   std::size_t bytes = head;
-  if (head == message_head_bytes()) {
-    ProbedMessage tail = probe(comm, peer, CallTags::tail(tag));
+  if (head == message_head_bytes(chunk_bytes)) {
+    ProbedMessage tail = probe(comm, peer, CallTags::tail(tag), chunk_bytes);
     bytes += tail.bytes;
     if (bytes > capacity) {
       const bool in_overflow = into == overflow.data();  // then resize keeps the head
@@ -174,7 +176,7 @@ const std::byte* complete_received_head(MPI_Comm comm, int peer, int tag, std::b
 }
 
 void drain_head_receives(MPI_Comm comm, const std::vector<int>& peers, int tag, std::span<MPI_Request> receives,
-                         std::vector<std::byte>& scratch) noexcept {
+                         std::vector<std::byte>& scratch, std::size_t chunk_bytes) noexcept {
   for (std::size_t j = 0; j < receives.size(); ++j) {
     if (receives[j] == MPI_REQUEST_NULL) continue;
     MPI_Cancel(&receives[j]);
@@ -184,16 +186,18 @@ void drain_head_receives(MPI_Comm comm, const std::vector<int>& peers, int tag, 
     MPI_Test_cancelled(&status, &cancelled);
     if (cancelled) continue;
     // The head arrived: its tail, if it has one, was sent with it.
-    if (j < peers.size()) drop_tail(comm, peers[j], tag, status, scratch);
+    if (j < peers.size()) drop_tail(comm, peers[j], tag, status, scratch, chunk_bytes);
   }
 }
 
-void drop_tail(MPI_Comm comm, int peer, int tag, const MPI_Status& head, std::vector<std::byte>& scratch) noexcept {
+void drop_tail(MPI_Comm comm, int peer, int tag, const MPI_Status& head, std::vector<std::byte>& scratch,
+               std::size_t chunk_bytes) noexcept {
   int count = 0;
-  if (MPI_Get_count(&head, MPI_BYTE, &count) != MPI_SUCCESS || static_cast<std::size_t>(count) != message_head_bytes())
+  if (MPI_Get_count(&head, MPI_BYTE, &count) != MPI_SUCCESS ||
+      static_cast<std::size_t>(count) != message_head_bytes(chunk_bytes))
     return;  // a head shorter than the limit has no tail
   try {
-    ProbedMessage tail = probe(comm, peer, CallTags::tail(tag));
+    ProbedMessage tail = probe(comm, peer, CallTags::tail(tag), chunk_bytes);
     scratch.resize(std::max<std::size_t>(tail.bytes, 1));
     receive(tail, scratch.data());
   } catch (...) {

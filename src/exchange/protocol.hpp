@@ -107,16 +107,17 @@ private:
 
 /// The longest head of a call's message: every message on a call's tag is at most this
 /// long, and one MPI message. Longer messages (about 1,000 values of 8 bytes and more) cost
-/// a second MPI message, which their transfer time dwarfs. 8192 bytes, or less where tests
-/// inject a chunk limit (mpi/messages.hpp), so that tails run, and are cut into chunks, in
-/// the chunked-message tests with small messages too.
-std::size_t message_head_bytes() noexcept;
+/// a second MPI message, which their transfer time dwarfs. 8192 bytes, or less where a
+/// handle's `chunk_bytes` (mpi/messages.hpp) is smaller, so that tails run, and are cut into
+/// chunks, in the chunked-message tests with small messages too.
+std::size_t message_head_bytes(std::size_t chunk_bytes) noexcept;
 inline constexpr std::size_t usual_message_head_bytes = 8192;
 
 /// Posts a call's message of `bytes` bytes to `dest`: its head on `tag`, and its tail, if it
-/// is message_head_bytes or longer, on CallTags::tail(tag). Appends the requests.
+/// is message_head_bytes or longer, on CallTags::tail(tag). Appends the requests. Here and
+/// below, `chunk_bytes` is the handle's (mpi/messages.hpp).
 void post_call_message(const std::byte* data, std::size_t bytes, int dest, int tag, MPI_Comm comm,
-                       std::vector<MPI_Request>& requests);
+                       std::vector<MPI_Request>& requests, std::size_t chunk_bytes);
 
 /// If the next message from `peer` with `tag` has arrived, receives it (head and tail) and
 /// checks it (check_message), and returns where it landed: at `into` when it is no longer
@@ -125,19 +126,20 @@ void post_call_message(const std::byte* data, std::size_t bytes, int dest, int t
 /// Returns nullptr, having received nothing, while the message has not arrived.
 const std::byte* try_receive_checked(MPI_Comm comm, int peer, int tag, std::byte* into, std::size_t capacity,
                                      std::size_t expected, std::vector<std::byte>& overflow, const CallInfo& info,
-                                     HeaderCheck& check);
+                                     HeaderCheck& check, std::size_t chunk_bytes);
 
 /// Ends the receives `receives` posted for heads (pairwise) when a call stops before taking
 /// them: cancels each, and takes whatever already matched whole, its tail included, into
 /// `scratch`, so that no late message lands in a buffer reused by a later call and no
 /// tail is left for a later call of the same tag. Never throws.
 void drain_head_receives(MPI_Comm comm, const std::vector<int>& peers, int tag, std::span<MPI_Request> receives,
-                         std::vector<std::byte>& scratch) noexcept;
+                         std::vector<std::byte>& scratch, std::size_t chunk_bytes) noexcept;
 
 /// Takes and drops the tail, if it has one, of a head from `peer` (received, with status
 /// `head`) that a call stopping with an error will not use, into `scratch`, so that no
 /// later call of the same tag finds it. Never throws.
-void drop_tail(MPI_Comm comm, int peer, int tag, const MPI_Status& head, std::vector<std::byte>& scratch) noexcept;
+void drop_tail(MPI_Comm comm, int peer, int tag, const MPI_Status& head, std::vector<std::byte>& scratch,
+               std::size_t chunk_bytes) noexcept;
 
 /// A head of `head` bytes from `peer` has landed at `into` (`capacity` bytes of room there,
 /// or `into` is `overflow`'s data): receives the tail when there is one (it was sent with
@@ -145,7 +147,8 @@ void drop_tail(MPI_Comm comm, int peer, int tag, const MPI_Status& head, std::ve
 /// than `capacity`; then checks it and returns where it is, as try_receive_checked.
 const std::byte* complete_received_head(MPI_Comm comm, int peer, int tag, std::byte* into, std::size_t head,
                                         std::size_t capacity, std::size_t expected,
-                                        std::vector<std::byte>& overflow, const CallInfo& info, HeaderCheck& check);
+                                        std::vector<std::byte>& overflow, const CallInfo& info, HeaderCheck& check,
+                                        std::size_t chunk_bytes);
 
 /// The tag of a handle's call, from its call number. Each call gets its own, so the
 /// messages of requests in flight together never match each other's receives (whether

@@ -6,18 +6,13 @@
 
 #include <algorithm>
 #include <array>
-#include <cctype>
-#include <cerrno>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <limits>
 #include <string>
 #include <type_traits>
 #include <utility>
-
-#include <unistd.h>
 
 namespace gsr::detail {
 
@@ -360,82 +355,6 @@ void CombineMap::find_pairs() noexcept {
 const Kernels* find_kernels(Domain dom, Op op) noexcept {
   if (!valid_domain(static_cast<int>(dom)) || !valid_op(static_cast<int>(op))) return nullptr;
   return lookup(dom, op);
-}
-
-namespace {
-
-/// The outermost cache of the first CPU, from Linux's sysfs: its size ("32768K") and how
-/// many CPUs share it ("0-1", "0-7,64-71"); {0, 0} when it cannot be read. (sysconf's
-/// _SC_LEVEL3_CACHE_SIZE reports the whole package's L3 on chips made of several core
-/// complexes: 384 MiB where a core shares 32 MiB.)
-struct LastLevelCache {
-  std::size_t bytes = 0;
-  std::size_t cpus = 0;
-};
-
-std::size_t count_cpus(const std::string& list) {
-  std::size_t cpus = 0;
-  std::size_t at = 0;
-  while (at < list.size()) {
-    char* end = nullptr;
-    const unsigned long first = std::strtoul(list.c_str() + at, &end, 10);
-    unsigned long last = first;
-    if (*end == '-') last = std::strtoul(end + 1, &end, 10);
-    if (last >= first) cpus += last - first + 1;
-    at = static_cast<std::size_t>(end - list.c_str());
-    if (at < list.size() && list[at] == ',') ++at;
-    else break;
-  }
-  return cpus;
-}
-
-LastLevelCache last_level_cache() {
-  LastLevelCache outermost;
-  for (int index = 0; index < 8; ++index) {
-    const std::string dir = "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(index) + "/";
-    std::ifstream in(dir + "size");
-    std::string text;
-    if (!(in >> text)) break;
-    char* end = nullptr;
-    const unsigned long long value = std::strtoull(text.c_str(), &end, 10);
-    std::size_t scale = 1;
-    if (*end == 'K') scale = 1024;
-    else if (*end == 'M') scale = 1024 * 1024;
-    const auto bytes = static_cast<std::size_t>(value) * scale;
-    if (bytes <= outermost.bytes) continue;
-    std::ifstream shared(dir + "shared_cpu_list");
-    std::string list;
-    shared >> list;
-    outermost = LastLevelCache{bytes, std::max<std::size_t>(count_cpus(list), 1)};
-  }
-  return outermost;
-}
-
-}  // namespace
-
-std::optional<std::size_t> prefetch_from_bytes_from_environment() {
-  const char* text = std::getenv("GSR_PREFETCH_FROM_BYTES");
-  if (!text || !*text) return std::nullopt;
-  char* end = nullptr;
-  errno = 0;
-  const unsigned long long value = std::strtoull(text, &end, 10);
-  if (!std::isdigit(static_cast<unsigned char>(text[0])) || errno != 0 || *end != '\0')
-    throw Error(ErrorCode::invalid_argument,
-                std::string("gsr: GSR_PREFETCH_FROM_BYTES='") + text +
-                    "' is not a number of bytes (an integer >= 0; 0 asks for the hints on every call)");
-  return static_cast<std::size_t>(value);
-}
-
-std::size_t default_prefetch_from_bytes(int ranks_on_node) {
-  static const LastLevelCache cache = last_level_cache();
-  const long online = sysconf(_SC_NPROCESSORS_ONLN);
-  const std::size_t cpus = online > 0 ? static_cast<std::size_t>(online) : 1;
-  const std::size_t bytes = cache.bytes > 0 ? cache.bytes : std::size_t{32} << 20;
-  const std::size_t sharing_cpus = cache.bytes > 0 ? std::min(cache.cpus, cpus) : cpus;
-  const auto ranks = static_cast<std::size_t>(std::max(ranks_on_node, 1));
-  // Ranks per cache, evenly spread: ceil(ranks x its CPUs / the node's CPUs).
-  const std::size_t sharing = std::max<std::size_t>(1, (ranks * sharing_cpus + cpus - 1) / cpus);
-  return bytes / 2 / sharing;
 }
 
 bool valid_domain(int code) noexcept { return code >= 0 && code < domain_count; }

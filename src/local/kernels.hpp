@@ -8,7 +8,6 @@
 #include <gsr/types.hpp>
 
 #include <cstddef>
-#include <optional>
 #include <span>
 
 namespace gsr::detail {
@@ -50,7 +49,7 @@ struct Kernels {
   /// gather then scatter for `groups` groups of `size` entries each, stored contiguously
   /// (every entry contributes and receives). With `prefetch_end` (the end of the array
   /// `entries` lies in, Plan::fixed_entries), asks for the lines of the entries ahead, across
-  /// runs; nullptr: no hints (see prefetch_from_bytes).
+  /// runs; nullptr: no hints (HandleState::prefetch_from_bytes says when).
   void (*reduce_fixed)(const DataRef& u, std::size_t size, const index_t* entries, std::size_t groups,
                        const index_t* prefetch_end);
   /// results row r (k values) = fold of the source rows of `map` row r.
@@ -69,18 +68,6 @@ struct Kernels {
                                 std::size_t groups, const std::byte* const* blocks, const CombineMap& map);
   void (*fill_identity)(void* dst, std::size_t count);
 };
-
-/// The fixed-size kernel asks for lines ahead only when a call's data (n x k values) is at
-/// least this many bytes: GSR_PREFETCH_FROM_BYTES if set (docs/performance.md), else
-/// default_prefetch_from_bytes. Smaller data stays in cache between calls and the hints
-/// only cost instructions; larger data comes from memory, where the hints make the kernel
-/// 2-3x faster (kernels.cpp). Read at setup; std::nullopt when the variable is unset;
-/// throws Error(invalid_argument) naming a bad value.
-std::optional<std::size_t> prefetch_from_bytes_from_environment();
-/// Half the last-level cache the system reports (Linux's sysfs; 32 MiB if it reports none),
-/// divided among the ranks that share it: `ranks_on_node` spread evenly over the node's
-/// CPUs, each last-level cache serving its own CPUs.
-std::size_t default_prefetch_from_bytes(int ranks_on_node);
 
 /// The kernels for (dom, op); nullptr when op does not apply to dom (bpr on floating data).
 const Kernels* find_kernels(Domain dom, Op op) noexcept;

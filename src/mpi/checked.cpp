@@ -4,11 +4,8 @@
 #include "mpi/keeper.hpp"
 
 #include <algorithm>
-#include <cerrno>
 #include <chrono>
-#include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <memory>
 #include <vector>
 
@@ -47,18 +44,6 @@ int comm_size(MPI_Comm comm) {
   return p;
 }
 
-double timeout_from_environment() {
-  const char* text = std::getenv("GSR_TIMEOUT");
-  if (!text || !*text) return default_timeout_seconds;
-  char* end = nullptr;
-  errno = 0;
-  const double seconds = std::strtod(text, &end);
-  if (errno != 0 || *end != '\0' || !std::isfinite(seconds) || seconds < 0)
-    throw Error(ErrorCode::invalid_argument, std::string("gsr: GSR_TIMEOUT='") + text +
-                                                 "' is not a number of seconds >= 0 (0 turns the limit off)");
-  return seconds;
-}
-
 Error timeout_error(double waited, double timeout, const char* what) {
   char text[320];
   std::snprintf(text, sizeof text,
@@ -67,13 +52,7 @@ Error timeout_error(double waited, double timeout, const char* what) {
   return Error(ErrorCode::timeout, text);
 }
 
-void wait_polled(MPI_Request& request, std::shared_ptr<void> buffers) {
-  double timeout = default_timeout_seconds;
-  try {
-    timeout = timeout_from_environment();
-  } catch (const Error&) {
-    // A malformed GSR_TIMEOUT is reported by the step that reads it (setup); wait as by default.
-  }
+void wait_polled(MPI_Request& request, std::shared_ptr<void> buffers, double timeout) {
   const auto start = std::chrono::steady_clock::now();
   for (int done = 0;;) {
     GSR_MPI_CHECK(MPI_Test(&request, &done, MPI_STATUS_IGNORE));
@@ -86,7 +65,7 @@ void wait_polled(MPI_Request& request, std::shared_ptr<void> buffers) {
   }
 }
 
-void allreduce_max_polled(std::span<std::int64_t> values, MPI_Comm comm) {
+void allreduce_max_polled(std::span<std::int64_t> values, MPI_Comm comm, double timeout) {
   struct Reduction {
     std::vector<std::int64_t> mine, all;
     MPI_Request request = MPI_REQUEST_NULL;
@@ -96,7 +75,7 @@ void allreduce_max_polled(std::span<std::int64_t> values, MPI_Comm comm) {
   r->all.resize(values.size());
   GSR_MPI_CHECK(MPI_Iallreduce(r->mine.data(), r->all.data(), static_cast<int>(values.size()), MPI_INT64_T, MPI_MAX,
                                comm, &r->request));
-  wait_polled(r->request, r);
+  wait_polled(r->request, r, timeout);
   std::copy(r->all.begin(), r->all.end(), values.begin());
 }
 
@@ -104,7 +83,7 @@ namespace {
 
 /// The lowest rank that reports a failure (`size` for none): MPI_MIN of every rank's vote,
 /// polled so that a rank that never joins costs the others GSR_TIMEOUT, not a hang.
-int lowest_failing_rank(MPI_Comm comm, int mine) {
+int lowest_failing_rank(MPI_Comm comm, int mine, double timeout) {
   struct Vote {
     int mine = 0;
     int first = 0;
@@ -112,13 +91,13 @@ int lowest_failing_rank(MPI_Comm comm, int mine) {
   };
   auto vote = std::make_shared<Vote>(Vote{mine, mine, MPI_REQUEST_NULL});
   GSR_MPI_CHECK(MPI_Iallreduce(&vote->mine, &vote->first, 1, MPI_INT, MPI_MIN, comm, &vote->request));
-  wait_polled(vote->request, vote);
+  wait_polled(vote->request, vote, timeout);
   return vote->first;
 }
 
 /// MPI_Bcast of `bytes` bytes from `root`, polled like the vote: the root may have given up
 /// on the vote (GSR_TIMEOUT) while the others' completed.
-void broadcast_polled(void* data, int bytes, int root, MPI_Comm comm) {
+void broadcast_polled(void* data, int bytes, int root, MPI_Comm comm, double timeout) {
   struct Message {
     std::vector<char> bytes;
     MPI_Request request = MPI_REQUEST_NULL;
@@ -126,19 +105,20 @@ void broadcast_polled(void* data, int bytes, int root, MPI_Comm comm) {
   auto m = std::make_shared<Message>();
   m->bytes.assign(static_cast<const char*>(data), static_cast<const char*>(data) + bytes);
   GSR_MPI_CHECK(MPI_Ibcast(m->bytes.data(), bytes, MPI_CHAR, root, comm, &m->request));
-  wait_polled(m->request, m);
+  wait_polled(m->request, m, timeout);
   std::copy(m->bytes.begin(), m->bytes.end(), static_cast<char*>(data));
 }
 
 }  // namespace
 
-void agree_on_errors(MPI_Comm comm, ErrorCode local_code, const std::string& local_message, Report report) {
+void agree_on_errors(MPI_Comm comm, ErrorCode local_code, const std::string& local_message, double timeout,
+                     Report report) {
   const int rank = comm_rank(comm);
   const int size = comm_size(comm);
   // The lowest failing rank speaks for all; `size` means nobody failed.
   int first = size;
   try {
-    first = lowest_failing_rank(comm, local_code == ErrorCode::ok ? size : rank);
+    first = lowest_failing_rank(comm, local_code == ErrorCode::ok ? size : rank, timeout);
   } catch (const Error& e) {
     if (local_code != ErrorCode::ok) throw Error(local_code, local_message);  // the more telling
     throw;
@@ -148,9 +128,9 @@ void agree_on_errors(MPI_Comm comm, ErrorCode local_code, const std::string& loc
   int header[2] = {static_cast<int>(local_code), first == rank ? static_cast<int>(local_message.size()) : 0};
   std::string text(local_message);
   try {
-    broadcast_polled(header, static_cast<int>(sizeof header), first, comm);
+    broadcast_polled(header, static_cast<int>(sizeof header), first, comm, timeout);
     text.resize(static_cast<std::size_t>(header[1]));
-    broadcast_polled(text.data(), header[1], first, comm);
+    broadcast_polled(text.data(), header[1], first, comm, timeout);
   } catch (const Error&) {
     if (local_code != ErrorCode::ok) throw Error(local_code, local_message);
     throw;

@@ -2,6 +2,8 @@
 // on one rank into an error on every rank.
 #pragma once
 
+#include "config/config.hpp"
+
 #include <gsr/error.hpp>
 
 #include <mpi.h>
@@ -12,6 +14,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <utility>
 
 namespace gsr::detail {
 
@@ -33,23 +36,18 @@ void require_communicator(MPI_Comm comm, const char* what);
 int comm_rank(MPI_Comm comm);
 int comm_size(MPI_Comm comm);
 
-/// GSR_TIMEOUT in seconds (docs/errors.md): unset means default_timeout_seconds, 0 turns
-/// the limit off. Throws Error(invalid_argument) for anything else than a number >= 0.
-double timeout_from_environment();
-inline constexpr double default_timeout_seconds = 300;
-
 /// The Error(timeout) of a wait that lasted `waited` seconds against GSR_TIMEOUT = `timeout`
 /// for `what` ("every rank of the communicator to join this collective step", say).
 Error timeout_error(double waited, double timeout, const char* what);
 
 /// Waits for `request`, a collective of gsr's on a communicator some rank may never join,
-/// polling: after GSR_TIMEOUT seconds it hands `buffers` (what MPI may still write, and the
-/// request) to the keeper and throws Error(timeout).
-void wait_polled(MPI_Request& request, std::shared_ptr<void> buffers);
+/// polling: after `timeout` seconds (GSR_TIMEOUT; 0: no limit) it hands `buffers` (what MPI
+/// may still write, and the request) to the keeper and throws Error(timeout).
+void wait_polled(MPI_Request& request, std::shared_ptr<void> buffers, double timeout);
 
 /// MPI_Allreduce(MPI_MAX) of int64 values in place, waited for as wait_polled does: for the
 /// steps that follow an agreement, which a rank that gave up on it (GSR_TIMEOUT) never joins.
-void allreduce_max_polled(std::span<std::int64_t> values, MPI_Comm comm);
+void allreduce_max_polled(std::span<std::int64_t> values, MPI_Comm comm, double timeout);
 
 /// What the other ranks throw when one rank failed.
 enum class Report {
@@ -61,15 +59,15 @@ enum class Report {
 /// had one, every rank throws: the failing rank its own error, the others as `report`
 /// says, quoting the lowest failing rank. A rank that never arrives (it failed before this
 /// step, say on a NULL argument it could not report through the communicator) makes the
-/// others throw ErrorCode::timeout after GSR_TIMEOUT seconds instead of waiting forever.
-void agree_on_errors(MPI_Comm comm, ErrorCode local_code, const std::string& local_message,
+/// others throw ErrorCode::timeout after `timeout` seconds instead of waiting forever.
+void agree_on_errors(MPI_Comm comm, ErrorCode local_code, const std::string& local_message, double timeout,
                      Report report = Report::remote);
 
 /// Runs `body` (rank-local work: no collective calls inside); converts a gsr::Error it
 /// throws into the agreement above, so that a rank-local failure inside a collective step
 /// becomes an error on every rank.
 template <class Body>
-void collectively(MPI_Comm comm, Body&& body, Report report = Report::remote) {
+void collectively(MPI_Comm comm, double timeout, Body&& body, Report report = Report::remote) {
   ErrorCode code = ErrorCode::ok;
   std::string message;
   try {
@@ -81,7 +79,14 @@ void collectively(MPI_Comm comm, Body&& body, Report report = Report::remote) {
     code = ErrorCode::internal;
     message = "gsr: out of memory";
   }
-  agree_on_errors(comm, code, message, report);
+  agree_on_errors(comm, code, message, timeout, report);
+}
+
+/// The same with the timeout GSR_TIMEOUT gives (config/), for mesh I/O, which takes no
+/// options of its own.
+template <class Body>
+void collectively(MPI_Comm comm, Body&& body, Report report = Report::remote) {
+  collectively(comm, timeout_or_default({}), std::forward<Body>(body), report);
 }
 
 }  // namespace gsr::detail

@@ -7,7 +7,7 @@
 
 namespace gsr::detail {
 
-OwnedComm::OwnedComm(MPI_Comm user) {
+OwnedComm::OwnedComm(MPI_Comm user, double timeout) {
   // Non-blocking and polled (wait_polled): a rank that gave up on the step before this one
   // (GSR_TIMEOUT) never comes, and the others must not wait for it forever. MPI writes the
   // new handle when the duplicate completes, so it lives on the heap until then.
@@ -17,7 +17,7 @@ OwnedComm::OwnedComm(MPI_Comm user) {
   };
   auto dup = std::make_shared<Duplicate>();
   GSR_MPI_CHECK(MPI_Comm_idup(user, &dup->comm, &dup->request));
-  wait_polled(dup->request, dup);
+  wait_polled(dup->request, dup, timeout);
   comm_ = dup->comm;
   GSR_MPI_CHECK(MPI_Comm_set_errhandler(comm_, MPI_ERRORS_RETURN));
 }

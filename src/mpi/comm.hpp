@@ -11,9 +11,9 @@ namespace gsr::detail {
 class OwnedComm {
 public:
   OwnedComm() = default;
-  /// Collective over `user` (MPI_Comm_idup, polled: Error(timeout) after GSR_TIMEOUT if a
-  /// rank never joins). Throws Error(mpi) if MPI refuses.
-  explicit OwnedComm(MPI_Comm user);
+  /// Collective over `user` (MPI_Comm_idup, polled: Error(timeout) after `timeout` seconds,
+  /// GSR_TIMEOUT, if a rank never joins). Throws Error(mpi) if MPI refuses.
+  OwnedComm(MPI_Comm user, double timeout);
   /// Takes ownership of a communicator gsr created (a graph communicator, say) and makes it
   /// return errors too.
   static OwnedComm adopt(MPI_Comm created);

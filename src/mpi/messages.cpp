@@ -2,7 +2,6 @@
 #include "mpi/messages.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <limits>
 #include <string>
 
@@ -16,8 +15,6 @@ constexpr bool large_counts = false;
 #endif
 
 constexpr std::size_t int_max = static_cast<std::size_t>(std::numeric_limits<int>::max());
-
-std::atomic<std::size_t> limit_for_testing{0};
 
 // One MPI send of `bytes` bytes; more than INT_MAX only where MPI has large counts.
 void send_one(const std::byte* data, std::size_t bytes, int dest, int tag, MPI_Comm comm, SendMode mode,
@@ -55,6 +52,7 @@ void receive_one(MPI_Message* handle, std::byte* into, std::size_t bytes) {
 // including the first shorter one. They were posted together with the first, so they are
 // on their way and this wait is short.
 void match_rest(MPI_Comm comm, int tag, std::size_t limit, ProbedMessage& message) {
+  message.chunk = limit;
   for (std::size_t chunk = message.bytes; chunk == limit;) {
     MPI_Message handle = MPI_MESSAGE_NULL;
     MPI_Status status;
@@ -73,20 +71,15 @@ std::size_t bytes_of(const MPI_Status& status) {
   return static_cast<std::size_t>(count);
 }
 
-std::size_t chunk_limit() noexcept {
-  const std::size_t injected = limit_for_testing.load(std::memory_order_relaxed);
-  if (injected != 0) return injected;
+std::size_t chunk_limit(std::size_t chunk_bytes) noexcept {
+  if (chunk_bytes != 0) return chunk_bytes;
   return large_counts ? 0 : int_max;
 }
 
-void set_chunk_limit_for_testing(std::size_t bytes) noexcept {
-  limit_for_testing.store(bytes, std::memory_order_relaxed);
-}
-
 void post_send(const void* data, std::size_t bytes, int dest, int tag, MPI_Comm comm,
-               std::vector<MPI_Request>& requests, SendMode mode) {
+               std::vector<MPI_Request>& requests, std::size_t chunk_bytes, SendMode mode) {
   const auto* at = static_cast<const std::byte*>(data);
-  const std::size_t limit = chunk_limit();
+  const std::size_t limit = chunk_limit(chunk_bytes);
   if (limit == 0 || bytes < limit) {
     requests.push_back(MPI_REQUEST_NULL);
     send_one(at, bytes, dest, tag, comm, mode, &requests.back());
@@ -108,17 +101,16 @@ void post_short_send(const void* data, std::size_t bytes, int dest, int tag, MPI
 }
 
 void post_allreduce_in_place(void* data, std::size_t count, MPI_Datatype type, std::size_t value_bytes, MPI_Op op,
-                             MPI_Comm comm, std::vector<MPI_Request>& requests) {
+                             MPI_Comm comm, std::vector<MPI_Request>& requests, std::size_t chunk_bytes) {
   auto* at = static_cast<std::byte*>(data);
-  const std::size_t injected = limit_for_testing.load(std::memory_order_relaxed);
-  const std::size_t per_call = injected != 0 ? std::max<std::size_t>(1, injected / value_bytes) : int_max;
+  const std::size_t per_call = chunk_bytes != 0 ? std::max<std::size_t>(1, chunk_bytes / value_bytes) : int_max;
   if (count <= per_call) {
     requests.push_back(MPI_REQUEST_NULL);
     GSR_MPI_CHECK(MPI_Iallreduce(MPI_IN_PLACE, at, static_cast<int>(count), type, op, comm, &requests.back()));
     return;
   }
 #if MPI_VERSION >= 4
-  if (injected == 0) {
+  if (chunk_bytes == 0) {
     requests.push_back(MPI_REQUEST_NULL);
     GSR_MPI_CHECK(MPI_Iallreduce_c(MPI_IN_PLACE, at, static_cast<MPI_Count>(count), type, op, comm, &requests.back()));
     return;
@@ -133,17 +125,20 @@ void post_allreduce_in_place(void* data, std::size_t count, MPI_Datatype type, s
   }
 }
 
-ProbedMessage probe(MPI_Comm comm, int source, int tag) {
+ProbedMessage probe(MPI_Comm comm, int source, int tag, std::size_t chunk_bytes) {
   ProbedMessage message;
   MPI_Status status;
   GSR_MPI_CHECK(MPI_Mprobe(source, tag, comm, &message.handle, &status));
   message.bytes = bytes_of(status);
   message.source = status.MPI_SOURCE;
-  if (const std::size_t limit = chunk_limit(); limit != 0) match_rest(comm, tag, limit, message);
+  if (const std::size_t limit = chunk_limit(chunk_bytes); limit != 0) match_rest(comm, tag, limit, message);
   return message;
 }
 
-std::optional<ProbedMessage> try_probe(MPI_Comm comm, int source, int tag, bool chunked) {
+namespace {
+
+std::optional<ProbedMessage> try_probe_chunked(MPI_Comm comm, int source, int tag, std::size_t chunk_bytes,
+                                               bool chunked) {
   ProbedMessage message;
   MPI_Status status;
   int found = 0;
@@ -151,8 +146,18 @@ std::optional<ProbedMessage> try_probe(MPI_Comm comm, int source, int tag, bool 
   if (!found) return std::nullopt;
   message.bytes = bytes_of(status);
   message.source = status.MPI_SOURCE;
-  if (const std::size_t limit = chunk_limit(); chunked && limit != 0) match_rest(comm, tag, limit, message);
+  if (const std::size_t limit = chunk_limit(chunk_bytes); chunked && limit != 0) match_rest(comm, tag, limit, message);
   return message;
+}
+
+}  // namespace
+
+std::optional<ProbedMessage> try_probe(MPI_Comm comm, int source, int tag, std::size_t chunk_bytes) {
+  return try_probe_chunked(comm, source, tag, chunk_bytes, true);
+}
+
+std::optional<ProbedMessage> try_probe_short(MPI_Comm comm, int source, int tag) {
+  return try_probe_chunked(comm, source, tag, 0, false);
 }
 
 void receive(ProbedMessage& message, void* into) {
@@ -162,7 +167,7 @@ void receive(ProbedMessage& message, void* into) {
     return;
   }
   // Chunked: every chunk but the last is exactly the limit long.
-  const std::size_t limit = chunk_limit();
+  const std::size_t limit = message.chunk;
   receive_one(&message.handle, at, limit);
   std::size_t received = limit;
   for (std::size_t i = 0; i < message.more.size(); ++i) {

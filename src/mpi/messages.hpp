@@ -5,11 +5,13 @@
 // Any length. MPI counts are `int`s. A message longer than INT_MAX bytes goes out whole
 // through MPI-4's large-count calls (MPI_Isend_c, MPI_Mrecv_c, ...) where the MPI library
 // has them (MPICH 4), and otherwise (MPI-3 libraries such as Open MPI 4.1) in chunks of at
-// most `chunk_limit()` bytes, sent back to back on the same tag. Every chunk but the last
+// most `chunk_limit(chunk_bytes)` bytes, sent back to back on the same tag. Every chunk but the last
 // is exactly the limit long, so a chunk shorter than the limit (possibly empty) ends the
 // message; MPI delivers one sender's messages on one tag and communicator in order, so the
 // receiver reassembles them with no extra header. Messages shorter than the limit are one
-// MPI message either way. Every rank of a communicator must use the same limit.
+// MPI message either way. Every rank of a communicator must use the same limit: each call
+// below takes `chunk_bytes`, MessageOptions::chunk_bytes as the handle or call was given it
+// (0 but in tests of the chunked path).
 //
 // Never truncated. A receive posted for fewer bytes than its message carries fails with
 // MPI_ERR_TRUNCATE, and MPICH raises that error on MPI_COMM_WORLD's handler (which aborts),
@@ -29,22 +31,18 @@
 
 namespace gsr::detail {
 
-/// The longest chunk a message is cut into; 0 when messages of any length go whole
-/// (MPI-4 large counts, and no limit set for testing).
-std::size_t chunk_limit() noexcept;
-
-/// For tests: cut every message of `bytes` or more into chunks (and every allreduce into
-/// calls of at most `bytes`), even where MPI has large counts, so the chunked path runs on
-/// small messages. 0 restores the default. Every rank must set the same limit, between
-/// calls, with no message in flight.
-void set_chunk_limit_for_testing(std::size_t bytes) noexcept;
+/// The longest chunk a message is cut into: `chunk_bytes` if not 0 (every message of that
+/// many bytes or more goes in chunks, and every allreduce in calls of at most that many
+/// bytes, even where MPI has large counts); else 0 where messages of any length go whole
+/// (MPI-4 large counts), INT_MAX where they cannot.
+std::size_t chunk_limit(std::size_t chunk_bytes) noexcept;
 
 enum class SendMode { standard, synchronous };
 
 /// Posts a nonblocking send of `bytes` bytes at `data`, in chunks if it must be, and appends
 /// its requests (one per MPI message) to `requests`. `data` must stay put until they complete.
 void post_send(const void* data, std::size_t bytes, int dest, int tag, MPI_Comm comm,
-               std::vector<MPI_Request>& requests, SendMode mode = SendMode::standard);
+               std::vector<MPI_Request>& requests, std::size_t chunk_bytes, SendMode mode = SendMode::standard);
 
 /// Posts one MPI message of `bytes` (< INT_MAX) bytes, never cut into chunks: for messages
 /// whose receiver posts a receive of a known size for them, or probes them with
@@ -57,7 +55,7 @@ void post_short_send(const void* data, std::size_t bytes, int dest, int tag, MPI
 /// count them, and appends its requests to `requests`. Collective: every rank passes the
 /// same count, type and op.
 void post_allreduce_in_place(void* data, std::size_t count, MPI_Datatype type, std::size_t value_bytes, MPI_Op op,
-                             MPI_Comm comm, std::vector<MPI_Request>& requests);
+                             MPI_Comm comm, std::vector<MPI_Request>& requests, std::size_t chunk_bytes);
 
 /// A matched, not yet received message (MPI_Mprobe): nobody else can receive it. A message
 /// that came in chunks holds every chunk matched, in order.
@@ -66,25 +64,28 @@ struct ProbedMessage {
   std::size_t bytes = 0;                  // the whole message
   int source = MPI_PROC_NULL;
   std::vector<MPI_Message> more;          // the following chunks, when it came in chunks
+  std::size_t chunk = 0;                  // then the length of each but the last
 };
 
 /// Blocks until the next message from `source` (or MPI_ANY_SOURCE) with `tag` arrives;
 /// matches it.
-ProbedMessage probe(MPI_Comm comm, int source, int tag);
+ProbedMessage probe(MPI_Comm comm, int source, int tag, std::size_t chunk_bytes);
 
 /// The next message from `source` (or MPI_ANY_SOURCE) with `tag` if it has begun to arrive
-/// (MPI_Improbe), matched; the rest of a chunked message is waited for (`chunked`; false
-/// for a message sent with post_short_send).
-std::optional<ProbedMessage> try_probe(MPI_Comm comm, int source, int tag, bool chunked = true);
+/// (MPI_Improbe), matched; the rest of a chunked message is waited for.
+std::optional<ProbedMessage> try_probe(MPI_Comm comm, int source, int tag, std::size_t chunk_bytes);
+
+/// try_probe for a message sent with post_short_send, which is never chunked.
+std::optional<ProbedMessage> try_probe_short(MPI_Comm comm, int source, int tag);
 
 /// Receives a probed message into `into` (at least message.bytes long).
 void receive(ProbedMessage& message, void* into);
 
 /// Receives the next message from `source` with `tag` whole, as values of T.
 template <class T>
-std::vector<T> receive_whole(MPI_Comm comm, int source, int tag) {
+std::vector<T> receive_whole(MPI_Comm comm, int source, int tag, std::size_t chunk_bytes) {
   static_assert(std::is_trivially_copyable_v<T>);
-  ProbedMessage message = probe(comm, source, tag);
+  ProbedMessage message = probe(comm, source, tag, chunk_bytes);
   std::vector<T> values((message.bytes + sizeof(T) - 1) / sizeof(T));
   receive(message, values.data());
   return values;

@@ -53,7 +53,8 @@ void Watch::check(double since) {
   GSR_MPI_CHECK(MPI_Iprobe(MPI_ANY_SOURCE, notice_tag, comm_, &noticed, MPI_STATUS_IGNORE));
   if (noticed) throw PeerFailed{};
   const double waited = MPI_Wtime() - since;
-  if (timeout_ > 0 && waited > timeout_) throw timeout_error(waited, timeout_, "another rank's message in this call");
+  if (settings_.timeout > 0 && waited > settings_.timeout)
+    throw timeout_error(waited, settings_.timeout, "another rank's message in this call");
 }
 
 double Watch::begin_wait() {
@@ -68,7 +69,7 @@ constexpr unsigned checks_every = 16;
 ProbedMessage Watch::probe(int source, int tag) {
   const double since = begin_wait();
   for (unsigned polls = 1;; ++polls) {
-    if (std::optional<ProbedMessage> message = try_probe(comm_, source, tag)) return std::move(*message);
+    if (std::optional<ProbedMessage> message = try_probe(comm_, source, tag, settings_.chunk_bytes)) return std::move(*message);
     if (polls % checks_every == 0) check(since);
   }
 }
@@ -94,11 +95,11 @@ void Watch::tell_others() noexcept {
 
 namespace watch_detail {
 
-void agree_after(MPI_Comm user, OwnedComm& own, Watch& watch, ErrorCode code, const std::string& message,
-                 const std::exception_ptr& foreign) {
+void agree_after(MPI_Comm user, OwnedComm& own, Watch& watch, double timeout, ErrorCode code,
+                 const std::string& message, const std::exception_ptr& foreign) {
   if (code != ErrorCode::ok) watch.tell_others();
   try {
-    agree_on_errors(user, code, message);
+    agree_on_errors(user, code, message, timeout);
   } catch (const Error&) {
     try {
       keep_until_exit(std::move(own));  // see the top of watch.hpp

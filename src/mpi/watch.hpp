@@ -64,10 +64,13 @@ private:
 
 class Watch {
 public:
-  /// `comm`: the call's own communicator; `timeout`: GSR_TIMEOUT in seconds (0: no limit).
-  Watch(MPI_Comm comm, double timeout) : comm_(comm), timeout_(timeout) {}
+  /// `comm`: the call's own communicator; `settings`: its timeout (GSR_TIMEOUT, 0: no
+  /// limit) and chunking.
+  Watch(MPI_Comm comm, const MessageSettings& settings) : comm_(comm), settings_(settings) {}
 
   MPI_Comm comm() const noexcept { return comm_; }
+  /// What the call's sends pass to post_send (messages.hpp).
+  std::size_t chunk_bytes() const noexcept { return settings_.chunk_bytes; }
 
   /// The next message from `source` (or MPI_ANY_SOURCE) with `tag`, matched (messages.hpp).
   ProbedMessage probe(int source, int tag);
@@ -84,7 +87,7 @@ public:
 
 private:
   MPI_Comm comm_;
-  double timeout_;
+  MessageSettings settings_;
 };
 
 /// Runs `body(watch)`, the messages of a call (`what`: "transfer", "scatter", "gather") on `own` (its own communicator) after the
@@ -92,20 +95,20 @@ private:
 /// failed (see the top). Throws on every rank if any failed; an exception of the body that
 /// is not a gsr::Error (a caller's make_room threw it) is rethrown as it was on its rank.
 template <class Body>
-void run_watched(MPI_Comm user, OwnedComm& own, double timeout, const char* what, Body&& body);
+void run_watched(MPI_Comm user, OwnedComm& own, const MessageSettings& settings, const char* what, Body&& body);
 
 /// For tests: the n-th wait of a Watch on this rank from now (1 = the next) fails as if
 /// memory ran out (std::bad_alloc); 0 turns this off.
 void fail_wait_for_testing(int n) noexcept;
 
 namespace watch_detail {
-void agree_after(MPI_Comm user, OwnedComm& own, Watch& watch, ErrorCode code, const std::string& message,
-                 const std::exception_ptr& foreign);
+void agree_after(MPI_Comm user, OwnedComm& own, Watch& watch, double timeout, ErrorCode code,
+                 const std::string& message, const std::exception_ptr& foreign);
 }
 
 template <class Body>
-void run_watched(MPI_Comm user, OwnedComm& own, double timeout, const char* what, Body&& body) {
-  Watch watch(own.get(), timeout);
+void run_watched(MPI_Comm user, OwnedComm& own, const MessageSettings& settings, const char* what, Body&& body) {
+  Watch watch(own.get(), settings);
   ErrorCode code = ErrorCode::ok;
   std::string message;
   std::exception_ptr foreign;
@@ -127,7 +130,7 @@ void run_watched(MPI_Comm user, OwnedComm& own, double timeout, const char* what
     message = std::string("gsr: ") + what + ": the caller's make_room threw an exception";
     foreign = std::current_exception();
   }
-  watch_detail::agree_after(user, own, watch, code, message, foreign);
+  watch_detail::agree_after(user, own, watch, settings.timeout, code, message, foreign);
 }
 
 }  // namespace gsr::detail

@@ -64,7 +64,7 @@ std::vector<TransferRoundStats> transfer_crystal_router(Watch& watch, const Outb
     TransferRoundStats round;
     PendingSends send;
     send.hold(leaving_records);
-    post_send(going.data(), going.byte_size(), shape.send_to, tag, comm, send.requests);
+    post_send(going.data(), going.byte_size(), shape.send_to, tag, comm, send.requests, watch.chunk_bytes());
     count_sent(round, going.size(), going.byte_size());
     held = std::move(staying);
     for (int source : shape.sources) {

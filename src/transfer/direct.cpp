@@ -46,7 +46,7 @@ std::vector<TransferRoundStats> transfer_direct(Watch& watch, const Outbox& out,
   }
   std::vector<ByteMessage> received;
   try {
-    received = sparse_exchange_views(comm, direct_tag, outgoing, &watch);
+    received = sparse_exchange_views(comm, direct_tag, outgoing, watch.chunk_bytes(), &watch);
   } catch (...) {
     try {
       keep_until_exit(std::shared_ptr<void>(kept));

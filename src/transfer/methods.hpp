@@ -20,7 +20,7 @@ class Watch;
 /// gsr::transfer_bytes, and with `layout` (not NULL) gsr::transfer_tuples.
 TransferResult transfer_records(const void* records, std::size_t count, std::size_t record_bytes,
                                 std::span<const int> destinations, MPI_Comm comm,
-                                const std::function<void*(std::size_t)>& make_room, TransferMethod method,
+                                const std::function<void*(std::size_t)>& make_room, const TransferOptions& options,
                                 const TupleLayout* layout);
 
 /// This rank's records, already checked: every destination is a rank of comm.

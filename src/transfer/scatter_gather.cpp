@@ -85,11 +85,11 @@ void check_room(const char* what, const std::function<void*(std::size_t)>& make_
 /// Collective, after every rank passed its own checks: every rank throws `mismatch` if the
 /// ranks passed different roots or value sizes (each rank sees the same maxima, so all fail
 /// together and nothing more needs to be said).
-void agree_on_root(MPI_Comm comm, const char* what, int root, std::size_t value_bytes) {
+void agree_on_root(MPI_Comm comm, const char* what, int root, std::size_t value_bytes, double timeout) {
   std::int64_t mine[4] = {root, -static_cast<std::int64_t>(root), static_cast<std::int64_t>(value_bytes),
                           -static_cast<std::int64_t>(value_bytes)};
   std::int64_t most[4] = {mine[0], mine[1], mine[2], mine[3]};
-  detail::allreduce_max_polled(most, comm);  // polled: a rank that gave up on the step before never comes
+  detail::allreduce_max_polled(most, comm, timeout);  // polled: a rank that gave up on the step before never comes
   if (most[0] != -most[1])
     fail(ErrorCode::mismatch, what,
          "the ranks disagree about the root: this rank passed " + std::to_string(root) + ", the ranks passed roots from " +
@@ -163,8 +163,10 @@ struct Room {
 /// Posts the bundle of the relative ranks [first, end) to `dest`: their counts (which stay
 /// in `held` until the sends complete), then their blocks. Returns its payload bytes and
 /// adds the MPI messages it took to `messages`.
-std::size_t post_bundle(const Holding& held, int first, int end, std::size_t value_bytes, int dest, MPI_Comm comm,
-                        detail::PendingSends& sends, std::size_t& messages) {
+std::size_t post_bundle(const Holding& held, int first, int end, std::size_t value_bytes, int dest,
+                        const detail::Watch& watch, detail::PendingSends& sends, std::size_t& messages) {
+  const MPI_Comm comm = watch.comm();
+  const std::size_t chunk = watch.chunk_bytes();
   const auto begin = static_cast<std::size_t>(first - held.first);
   const auto stop = static_cast<std::size_t>(end - held.first);
   const std::size_t header = (stop - begin) * size_bytes;
@@ -183,14 +185,14 @@ std::size_t post_bundle(const Holding& held, int first, int end, std::size_t val
       if (bytes > 0) std::memcpy(at, held.data[i], bytes);
       at += bytes;
     }
-    detail::post_send(bundle.data(), bundle.size(), dest, tree_tag, comm, requests);
+    detail::post_send(bundle.data(), bundle.size(), dest, tree_tag, comm, requests, chunk);
     ++messages;
     return payload;
   }
   const auto counts =
       std::make_shared<std::vector<std::int64_t>>(held.counts.begin() + begin, held.counts.begin() + stop);
   sends.hold(counts);
-  detail::post_send(counts->data(), header, dest, tree_tag, comm, requests);
+  detail::post_send(counts->data(), header, dest, tree_tag, comm, requests, chunk);
   ++messages;
   for (std::size_t i = begin; i < stop;) {
     const std::byte* run = held.data[i];
@@ -200,7 +202,7 @@ std::size_t post_bundle(const Holding& held, int first, int end, std::size_t val
       ++i;
     } while (i < stop && held.data[i] == run + bytes);
     if (bytes == 0) continue;
-    detail::post_send(run, bytes, dest, tree_tag, comm, requests);
+    detail::post_send(run, bytes, dest, tree_tag, comm, requests, chunk);
     ++messages;
   }
   return payload;
@@ -295,7 +297,7 @@ MPI_Comm usable(MPI_Comm comm, const char* what) {
 /// What scatter and gather share before their first message, on the caller's communicator
 /// `user` (so that a rank that never comes costs the others GSR_TIMEOUT, not a hang): every
 /// rank's arguments checked and agreed on (the root and value size, room for the result,
-/// GSR_TIMEOUT, and `own_checks`, the call's own), then the root and value size compared
+/// the options and GSR_TIMEOUT, and `own_checks`, the call's own), then the root and value size compared
 /// across ranks. Then the call's own duplicate of `user`, and this rank's place in the tree,
 /// relative to the root. The messages run under a watch (mpi/watch.hpp, run_watched).
 struct TreeCall {
@@ -303,21 +305,21 @@ struct TreeCall {
   detail::OwnedComm own;
   MPI_Comm comm = MPI_COMM_NULL;
   int rank = 0, ranks = 1, relative = 0;
-  double timeout = 0;
+  detail::MessageSettings settings;
   std::vector<TreeStep> steps;  // the scatter's order
 
   template <class Checks>
   TreeCall(const char* what, MPI_Comm user_comm, int root, std::size_t value_bytes,
-           const std::function<void*(std::size_t)>& make_room, Checks&& own_checks)
+           const std::function<void*(std::size_t)>& make_room, const MessageOptions& options, Checks&& own_checks)
       : user(usable(user_comm, what)), rank(detail::comm_rank(user)), ranks(detail::comm_size(user)) {
-    detail::collectively(user, [&] {
+    detail::collectively(user, detail::timeout_or_default(options), [&] {
       check_root_and_size(what, root, ranks, value_bytes);
       check_room(what, make_room);
       own_checks(rank, ranks);
-      timeout = detail::timeout_from_environment();
+      settings = detail::resolve(options);
     });
-    agree_on_root(user, what, root, value_bytes);
-    own = detail::OwnedComm(user);
+    agree_on_root(user, what, root, value_bytes, settings.timeout);
+    own = detail::OwnedComm(user, settings.timeout);
     comm = own.get();
     relative = (rank - root + ranks) % ranks;
     steps = detail::scatter_steps(relative, ranks);
@@ -328,10 +330,10 @@ struct TreeCall {
 
 ScatterResult scatter_bytes(const void* data, std::size_t data_length, std::span<const std::int64_t> counts,
                             std::size_t value_bytes, int root, MPI_Comm comm,
-                            const std::function<void*(std::size_t count)>& make_room) {
+                            const std::function<void*(std::size_t count)>& make_room, const MessageOptions& options) {
   constexpr const char* what = "scatter";
   const detail::ThreadEntry entry(nullptr);
-  TreeCall call(what, comm, root, value_bytes, make_room, [&](int rank, int ranks) {
+  TreeCall call(what, comm, root, value_bytes, make_room, options, [&](int rank, int ranks) {
     if (rank != root) return;
     if (counts.size() != static_cast<std::size_t>(ranks))
       fail(ErrorCode::invalid_argument, what,
@@ -358,8 +360,7 @@ ScatterResult scatter_bytes(const void* data, std::size_t data_length, std::span
   const std::vector<TreeStep>& steps = call.steps;
   ScatterResult result;
   result.stats.tree_rounds = detail::tree_rounds(ranks);
-  detail::run_watched(call.user, call.own, call.timeout, what, [&](detail::Watch& watch) {
-    const MPI_Comm c = watch.comm();
+  detail::run_watched(call.user, call.own, call.settings, what, [&](detail::Watch& watch) {
 
     // What this rank holds: on the root every block of the caller's data (relative rank u is
     // rank root + u); elsewhere, once it arrives, the bundle from the parent, whose blocks go
@@ -408,7 +409,7 @@ ScatterResult scatter_bytes(const void* data, std::size_t data_length, std::span
         record(result.stats, step.round, peer, false, blocks, payload);
       } else {
         const std::size_t payload =
-            post_bundle(held, step.first, step.end, value_bytes, peer, c, sends, result.stats.mpi_messages_sent);
+            post_bundle(held, step.first, step.end, value_bytes, peer, watch, sends, result.stats.mpi_messages_sent);
         record(result.stats, step.round, peer, true, blocks, payload);
       }
     }
@@ -488,10 +489,10 @@ void gather_at_root(const Holding& own, const std::vector<TreeStep>& steps, std:
 }  // namespace
 
 GatherResult gather_bytes(const void* data, std::int64_t count, std::size_t value_bytes, int root, MPI_Comm comm,
-                          const std::function<void*(std::size_t total)>& make_room) {
+                          const std::function<void*(std::size_t total)>& make_room, const MessageOptions& options) {
   constexpr const char* what = "gather";
   const detail::ThreadEntry entry(nullptr);
-  TreeCall call(what, comm, root, value_bytes, make_room, [&](int, int) {
+  TreeCall call(what, comm, root, value_bytes, make_room, options, [&](int, int) {
     if (count < 0) fail(ErrorCode::invalid_argument, what, "count = " + std::to_string(count) + " is negative");
     if (!fits(static_cast<std::size_t>(count), value_bytes))
       fail(ErrorCode::invalid_argument, what,
@@ -503,8 +504,7 @@ GatherResult gather_bytes(const void* data, std::int64_t count, std::size_t valu
   const int rank = call.rank, ranks = call.ranks, relative = call.relative;
   GatherResult result;
   result.stats.tree_rounds = detail::tree_rounds(ranks);
-  detail::run_watched(call.user, call.own, call.timeout, what, [&](detail::Watch& watch) {
-    const MPI_Comm c = watch.comm();
+  detail::run_watched(call.user, call.own, call.settings, what, [&](detail::Watch& watch) {
     std::vector<TreeStep> steps = call.steps;
     std::reverse(steps.begin(), steps.end());
     Holding held;  // this rank's block, then those its children bring
@@ -542,7 +542,7 @@ GatherResult gather_bytes(const void* data, std::int64_t count, std::size_t valu
         record(result.stats, round, peer, false, blocks, payload);
       } else {
         const std::size_t payload =
-            post_bundle(held, step.first, step.end, value_bytes, peer, c, sends, result.stats.mpi_messages_sent);
+            post_bundle(held, step.first, step.end, value_bytes, peer, watch, sends, result.stats.mpi_messages_sent);
         record(result.stats, round, peer, true, blocks, payload);
       }
     }

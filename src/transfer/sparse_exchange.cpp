@@ -8,18 +8,18 @@
 namespace gsr::detail {
 
 std::vector<ByteMessage> sparse_exchange_views(MPI_Comm comm, int tag, const std::vector<OutgoingView>& outgoing,
-                                               Watch* watch) {
+                                               std::size_t chunk_bytes, Watch* watch) {
   PendingSends pending;  // abandoned to the keeper if the watch stops the exchange
   std::vector<MPI_Request>& sends = pending.requests;
   for (const OutgoingView& m : outgoing)
-    post_send(m.data, m.bytes, m.rank, tag, comm, sends, SendMode::synchronous);
+    post_send(m.data, m.bytes, m.rank, tag, comm, sends, chunk_bytes, SendMode::synchronous);
   double since = watch ? watch->begin_wait() : 0;
 
   std::vector<ByteMessage> received;
   MPI_Request barrier = MPI_REQUEST_NULL;
   bool barrier_started = false;
   for (;;) {
-    if (std::optional<ProbedMessage> arrived = try_probe(comm, MPI_ANY_SOURCE, tag)) {
+    if (std::optional<ProbedMessage> arrived = try_probe(comm, MPI_ANY_SOURCE, tag, chunk_bytes)) {
       ByteMessage m{arrived->source, std::vector<std::byte>(arrived->bytes)};
       receive(*arrived, m.bytes.data());
       received.push_back(std::move(m));
@@ -44,11 +44,12 @@ std::vector<ByteMessage> sparse_exchange_views(MPI_Comm comm, int tag, const std
   return received;
 }
 
-std::vector<ByteMessage> sparse_exchange_bytes(MPI_Comm comm, int tag, const std::vector<ByteMessage>& outgoing) {
+std::vector<ByteMessage> sparse_exchange_bytes(MPI_Comm comm, int tag, const std::vector<ByteMessage>& outgoing,
+                                               std::size_t chunk_bytes) {
   std::vector<OutgoingView> views;
   views.reserve(outgoing.size());
   for (const ByteMessage& m : outgoing) views.push_back(OutgoingView{m.rank, m.bytes.data(), m.bytes.size()});
-  return sparse_exchange_views(comm, tag, views);
+  return sparse_exchange_views(comm, tag, views, chunk_bytes);
 }
 
 }  // namespace gsr::detail

@@ -37,26 +37,27 @@ class Watch;
 
 /// Collective over comm; `tag` must be used by nothing else in flight on comm. Sends each
 /// outgoing message (at most one per destination, never to this rank) and returns the
-/// received messages sorted by source rank. With a `watch` (watch.hpp, on comm), its wait
-/// stops when another rank fails or GSR_TIMEOUT passes with nothing arriving.
+/// received messages sorted by source rank; `chunk_bytes` as messages.hpp says. With a
+/// `watch` (watch.hpp, on comm), its wait stops when another rank fails or GSR_TIMEOUT
+/// passes with nothing arriving.
 std::vector<ByteMessage> sparse_exchange_views(MPI_Comm comm, int tag, const std::vector<OutgoingView>& outgoing,
-                                               Watch* watch = nullptr);
+                                               std::size_t chunk_bytes, Watch* watch = nullptr);
 
 /// The same, for owned messages.
-std::vector<ByteMessage> sparse_exchange_bytes(MPI_Comm comm, int tag,
-                                               const std::vector<ByteMessage>& outgoing);
+std::vector<ByteMessage> sparse_exchange_bytes(MPI_Comm comm, int tag, const std::vector<ByteMessage>& outgoing,
+                                               std::size_t chunk_bytes);
 
 /// Typed convenience: `outgoing` maps destination rank -> values.
 template <class T>
-std::map<int, std::vector<T>> sparse_exchange(MPI_Comm comm, int tag,
-                                              const std::map<int, std::vector<T>>& outgoing) {
+std::map<int, std::vector<T>> sparse_exchange(MPI_Comm comm, int tag, const std::map<int, std::vector<T>>& outgoing,
+                                              std::size_t chunk_bytes) {
   static_assert(std::is_trivially_copyable_v<T>);
   std::vector<OutgoingView> out;
   out.reserve(outgoing.size());
   for (const auto& [rank, values] : outgoing)
     out.push_back(OutgoingView{rank, reinterpret_cast<const std::byte*>(values.data()), values.size() * sizeof(T)});
   std::map<int, std::vector<T>> received;
-  for (auto& m : sparse_exchange_views(comm, tag, out)) {
+  for (auto& m : sparse_exchange_views(comm, tag, out, chunk_bytes)) {
     std::vector<T> values(m.bytes.size() / sizeof(T));
     if (!values.empty()) std::memcpy(values.data(), m.bytes.data(), m.bytes.size());
     received.emplace(m.rank, std::move(values));

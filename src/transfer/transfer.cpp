@@ -146,29 +146,38 @@ void fail_transfer(MPI_Comm comm, ErrorCode code, const std::string& message) {
   // The same collective step as transfer_bytes's first, which then fails.
   detail::require_communicator(comm, "gsr::transfer");
   const Error why(code, message);
-  detail::collectively(comm, [&] { throw why; });
+  detail::collectively(comm, detail::timeout_or_default({}), [&] { throw why; });
   throw why;  // not reached: the agreement throws this rank's own error
 }
 
 TransferResult transfer_bytes(const void* records, std::size_t count, std::size_t record_bytes,
                               std::span<const int> destinations, MPI_Comm comm,
                               const std::function<void*(std::size_t)>& make_room, TransferMethod method) {
-  return detail::transfer_records(records, count, record_bytes, destinations, comm, make_room, method, nullptr);
+  return detail::transfer_records(records, count, record_bytes, destinations, comm, make_room, TransferOptions{method, {}},
+                                  nullptr);
+}
+
+TransferResult transfer_bytes(const void* records, std::size_t count, std::size_t record_bytes,
+                              std::span<const int> destinations, MPI_Comm comm,
+                              const std::function<void*(std::size_t)>& make_room, const TransferOptions& options) {
+  return detail::transfer_records(records, count, record_bytes, destinations, comm, make_room, options, nullptr);
 }
 
 TransferResult transfer_tuples(const void* records, std::size_t count, std::size_t record_bytes,
                                std::span<const int> destinations, MPI_Comm comm,
-                               const std::function<void*(std::size_t)>& make_room, const TupleLayout& layout) {
+                               const std::function<void*(std::size_t)>& make_room, const TupleLayout& layout,
+                               const MessageOptions& options) {
   return detail::transfer_records(records, count, record_bytes, destinations, comm, make_room,
-                                  TransferMethod::automatic, &layout);
+                                  TransferOptions{TransferMethod::automatic, options}, &layout);
 }
 
 namespace detail {
 
 TransferResult transfer_records(const void* records, std::size_t count, std::size_t record_bytes,
                                 std::span<const int> destinations, MPI_Comm comm,
-                                const std::function<void*(std::size_t)>& make_room, TransferMethod method,
+                                const std::function<void*(std::size_t)>& make_room, const TransferOptions& options,
                                 const TupleLayout* layout) {
+  const TransferMethod method = options.method;
   const ThreadEntry entry(nullptr);
   require_communicator(comm, "gsr::transfer");
   const int me = comm_rank(comm), ranks = comm_size(comm);
@@ -177,10 +186,10 @@ TransferResult transfer_records(const void* records, std::size_t count, std::siz
   // call, on an argument it could not report) leaves the others a timeout, where a
   // duplicate made first would have blocked them.
   std::int64_t partners = 0;
-  double timeout = 0;
-  collectively(comm, [&] {
+  MessageSettings settings;
+  collectively(comm, timeout_or_default(options.messages), [&] {
     partners = check_arguments(records, count, record_bytes, destinations, me, ranks, make_room, method, layout);
-    timeout = timeout_from_environment();
+    settings = resolve(options.messages);
   });
 
   // Maxima over the ranks; a value and its negation give the minimum too.
@@ -190,7 +199,7 @@ TransferResult transfer_records(const void* records, std::size_t count, std::siz
   std::array<std::int64_t, 12> agreed = {bytes,     -bytes,    code,      -code,     static_cast<std::int64_t>(count),
                                          partners,  parts[0],  -parts[0], parts[1],  -parts[1],
                                          parts[2],  -parts[2]};
-  allreduce_max_polled(agreed, comm);  // polled: a rank that gave up on the step above never comes
+  allreduce_max_polled(agreed, comm, settings.timeout);  // polled: a rank that gave up on the step above never comes
   if (agreed[0] != -agreed[1])
     throw Error(ErrorCode::mismatch, "gsr: transfer: ranks disagree about the record size (some pass " +
                                          std::to_string(-agreed[1]) + " bytes, others " + std::to_string(agreed[0]) +
@@ -209,8 +218,8 @@ TransferResult transfer_records(const void* records, std::size_t count, std::siz
   TransferResult result;
   result.stats.method =
       method == TransferMethod::automatic ? choose(ranks, agreed[4], agreed[5], agreed[0]) : method;
-  OwnedComm owned(comm);
-  run_watched(comm, owned, timeout, "transfer", [&](Watch& watch) {
+  OwnedComm owned(comm, settings.timeout);
+  run_watched(comm, owned, settings, "transfer", [&](Watch& watch) {
     const Outbox out{static_cast<const std::byte*>(records), count, record_bytes, destinations.data()};
     const Inbox in{make_room, result.sources};
     switch (result.stats.method) {

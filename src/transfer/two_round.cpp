@@ -52,7 +52,7 @@ std::vector<EnvelopedRecords> exchange_bins(Watch& watch, int me, int ranks, int
   sends.hold(held);
   for (int b = 0; b < ranks; ++b) {
     if (b == me) continue;
-    post_send(bins.at(b), bins.count(b) * stride, b, tag, comm, sends.requests);
+    post_send(bins.at(b), bins.count(b) * stride, b, tag, comm, sends.requests, watch.chunk_bytes());
     count_sent(round, bins.count(b), bins.count(b) * stride);
   }
   std::vector<EnvelopedRecords> arrived(static_cast<std::size_t>(ranks), EnvelopedRecords(bins.records.record_bytes()));

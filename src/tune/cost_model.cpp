@@ -100,7 +100,8 @@ double CostModel::predict(Method method, const std::vector<StageStats>& stages, 
 
 namespace {
 
-/// The file and how it was named: "GSR_MACHINE='m.json'" or "--machine 'm.json'".
+/// The file and how it was named: "GSR_MACHINE='m.json'", "machine_file='m.json'" or
+/// "--machine 'm.json'".
 struct MachineFile {
   std::string path, label;
 };
@@ -177,7 +178,7 @@ CostModel model_of(const nlohmann::json& document, const MachineFile& path) {
 }  // namespace
 
 CostModel read_machine_file(const std::string& file_name, const std::string& named_by) {
-  const MachineFile path{file_name, named_by == "GSR_MACHINE" ? "GSR_MACHINE='" + file_name + "'"
+  const MachineFile path{file_name, named_by.rfind("--", 0) != 0 ? named_by + "='" + file_name + "'"
                                                               : named_by + " '" + file_name + "'"};
   std::error_code error;
   if (std::filesystem::is_directory(file_name, error)) bad_file(path, "is a folder, not a file");
@@ -209,15 +210,14 @@ CostModel read_machine_file(const std::string& file_name, const std::string& nam
   return model;
 }
 
-CostModel machine_model_from_environment() {
-  const char* name = std::getenv("GSR_MACHINE");
-  if (!name || !*name) return CostModel{};
+CostModel machine_model(const NamedText& file) {
+  if (file.text.empty()) return CostModel{};
   static std::mutex lock;
   static std::map<std::string, CostModel> read;
   const std::lock_guard<std::mutex> guard(lock);
-  const auto found = read.find(name);
+  const auto found = read.find(file.text);
   if (found != read.end()) return found->second;
-  return read.emplace(name, read_machine_file(name)).first->second;
+  return read.emplace(file.text, read_machine_file(file.text, file.named_by)).first->second;
 }
 
 }  // namespace gsr::detail

@@ -22,6 +22,8 @@
 // values, and only then does auto trust the model to decide alone (auto_select.hpp).
 #pragma once
 
+#include "config/config.hpp"
+
 #include <gsr/handle.hpp>
 
 #include <cstddef>
@@ -71,14 +73,15 @@ struct CostModel {
   double cache_factor(double bytes, std::size_t k = 1) const;
 };
 
-/// The model GSR_MACHINE names (read once per file name and kept), or the defaults when it
-/// is unset. Throws Error(invalid_argument) naming the file and what is wrong with it:
+/// The model of the machine file `file` names (SetupOptions::machine_file or GSR_MACHINE,
+/// config/config.hpp; read once per file name and kept), or the defaults when it names
+/// none. Throws Error(invalid_argument) naming the file and what is wrong with it:
 /// unreadable, not JSON, not a gsr-machine file, or a value missing, not a number or <= 0.
-CostModel machine_model_from_environment();
+CostModel machine_model(const NamedText& file);
 
 /// Reads a machine file (docs/scaling.md, "Calibration"); errors as above, naming the file
-/// as `named_by` does: "GSR_MACHINE" (GSR_MACHINE='m.json') or an option such as
-/// "--machine" (--machine 'm.json'). Every member is checked for its JSON type; the
+/// as `named_by` does: "GSR_MACHINE" (GSR_MACHINE='m.json'), "machine_file"
+/// (machine_file='m.json') or a command-line option such as "--machine" (--machine 'm.json'). Every member is checked for its JSON type; the
 /// message says which one is wrong.
 CostModel read_machine_file(const std::string& path, const std::string& named_by = "GSR_MACHINE");
 

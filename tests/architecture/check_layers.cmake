@@ -5,7 +5,7 @@
 # Order, bottom first: a folder may include its own headers and those of folders before it.
 # Shims (capi) may include only public headers and their own folder.
 cmake_minimum_required(VERSION 3.25)
-set(layers mpi transfer setup plan local exchange tune model core io capi tools)
+set(layers config mpi transfer setup plan local exchange tune model core io capi tools)
 set(shims capi)
 
 if(NOT SRC OR NOT IS_DIRECTORY "${SRC}")

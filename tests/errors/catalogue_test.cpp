@@ -293,13 +293,14 @@ TEST(CatalogueCalls, AnotherRankFreedTheHandle) {
   MPI_Barrier(MPI_COMM_WORLD);
 }
 
-// GSR_TIMEOUT = 1: rank 0 starts two calls that no other rank makes. The first it waits for
+// A timeout of 1 s: rank 0 starts two calls that no other rank makes. The first it waits for
 // times out; the second was given up with it; a third is refused.
 TEST(CatalogueCalls, TimeoutAndTheHandleAfterIt) {
   std::vector<double> first = my_values(), second = my_values(), third = my_values();
   {
-    const ScopedEnv timeout("GSR_TIMEOUT", "1");
-    gsr::Handle h(my_ids(), MPI_COMM_WORLD, pairwise());
+    gsr::SetupOptions options = pairwise();
+    options.messages.timeout = 1;
+    gsr::Handle h(my_ids(), MPI_COMM_WORLD, options);
     if (rank() == 0) {
       gsr::Request a = h.start(std::span<double>(first), Op::add);
       gsr::Request b = h.start(std::span<double>(second), Op::add);

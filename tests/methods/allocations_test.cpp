@@ -142,16 +142,17 @@ TEST_P(Allocations, NoneAfterWarmUp) {
   allocations_per_rounds(h, ids, "method " + std::string(gsr::to_string(GetParam())));
 }
 
-// With methods per call size (auto's table, here given by GSR_METHOD), calls of k = 1 and
-// k = 3 alternate between two methods: each keeps its own scratch, none is rebuilt.
+// With methods per call size (auto's table, here given as a method table, the option
+// GSR_METHOD sets), calls of k = 1 and k = 3 alternate between two methods: each keeps its
+// own scratch, none is rebuilt.
 TEST(AllocationsBySize, NoneWhenSizesAlternateBetweenMethods) {
   for (const char* table : {"crystal_router,neighbor:24", "pairwise,allreduce:24", "neighbor,crystal_router:16"}) {
-    setenv("GSR_METHOD", table, 1);
+    gsr::SetupOptions options;
+    options.method_table = table;
     const std::vector<std::int64_t> ids = ids_of_rank();
-    gsr::Handle h(ids, MPI_COMM_WORLD);
-    unsetenv("GSR_METHOD");
+    gsr::Handle h(ids, MPI_COMM_WORLD, options);
     EXPECT_EQ(h.stats().methods_by_size.size(), 2u) << table;
-    allocations_per_rounds(h, ids, std::string("GSR_METHOD=") + table);
+    allocations_per_rounds(h, ids, std::string("method_table=") + table);
   }
 }
 

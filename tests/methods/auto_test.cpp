@@ -1,5 +1,6 @@
 // Method selection: auto makes one choice on every rank and reports what it measured;
-// GSR_METHOD overrides auto (and only auto); an unknown name is a clear error on every rank;
+// a method table (SetupOptions::method_table, which GSR_METHOD sets) overrides auto (and only
+// auto); an unknown name is a clear error on every rank;
 // the statistics describe each method's messages (ceil(log2 P) stages for the crystal
 // router); allreduce steps aside when its dense array would be too large.
 #include "methods_support.hpp"
@@ -27,11 +28,13 @@ int ceil_log2(int p) {
   return d;
 }
 
-/// Sets GSR_METHOD for the lifetime of the object, then removes it.
-struct ScopedMethodVariable {
-  explicit ScopedMethodVariable(const char* value) { setenv("GSR_METHOD", value, 1); }
-  ~ScopedMethodVariable() { unsetenv("GSR_METHOD"); }
-};
+/// Options naming a method table, as GSR_METHOD does (config/config.hpp reads the variable
+/// into the same setting); "auto" keeps auto whatever the environment says.
+gsr::SetupOptions with_table(const std::string& table) {
+  gsr::SetupOptions options;
+  options.method_table = table;
+  return options;
+}
 
 /// Ids every rank shares with its neighbours in a ring, plus a few of its own.
 std::vector<std::int64_t> ring_ids() {
@@ -54,9 +57,8 @@ void expect_apply_matches_reference(gsr::Handle& h, const std::vector<std::int64
 }
 
 TEST(Auto, SameChoiceOnEveryRankWithItsMeasurements) {
-  unsetenv("GSR_METHOD");
   const std::vector<std::int64_t> ids = ring_ids();
-  gsr::Handle h(ids, MPI_COMM_WORLD);
+  gsr::Handle h(ids, MPI_COMM_WORLD, with_table("auto"));
   const gsr::Stats& st = h.stats();
 
   const int mine = static_cast<int>(st.method);
@@ -98,33 +100,32 @@ TEST(Auto, SameChoiceOnEveryRankWithItsMeasurements) {
   expect_apply_matches_reference(h, ids, "auto's choice");
 }
 
-TEST(Auto, GsrMethodOverridesAutoForEveryName) {
+TEST(Auto, MethodTableOverridesAutoForEveryName) {
   const std::vector<std::int64_t> ids = ring_ids();
   for (Method m : gsr::concrete_methods) {
-    const ScopedMethodVariable variable(std::string(gsr::to_string(m)).c_str());
-    gsr::Handle h(ids, MPI_COMM_WORLD);
+    gsr::Handle h(ids, MPI_COMM_WORLD, with_table(std::string(gsr::to_string(m))));
     EXPECT_EQ(h.stats().method, m);
-    EXPECT_NE(h.stats().method_reason.find("GSR_METHOD"), std::string::npos) << h.stats().method_reason;
-    EXPECT_TRUE(h.stats().auto_timings.empty()) << "auto must not run when GSR_METHOD names a method";
-    expect_apply_matches_reference(h, ids, "GSR_METHOD=" + std::string(gsr::to_string(m)));
+    EXPECT_NE(h.stats().method_reason.find("method_table"), std::string::npos) << h.stats().method_reason;
+    EXPECT_TRUE(h.stats().auto_timings.empty()) << "auto must not run when a method table names a method";
+    expect_apply_matches_reference(h, ids, "method_table=" + std::string(gsr::to_string(m)));
   }
 }
 
-TEST(Auto, ExplicitMethodBeatsGsrMethod) {
-  const ScopedMethodVariable variable("allreduce");
-  gsr::Handle h(ring_ids(), MPI_COMM_WORLD, methods_test::with_method(Method::crystal_router));
+TEST(Auto, ExplicitMethodBeatsMethodTable) {
+  gsr::SetupOptions options = with_table("allreduce");
+  options.method = Method::crystal_router;
+  gsr::Handle h(ring_ids(), MPI_COMM_WORLD, options);
   EXPECT_EQ(h.stats().method, Method::crystal_router);
 }
 
-TEST(Auto, UnknownGsrMethodIsAClearErrorOnEveryRank) {
-  const ScopedMethodVariable variable("crystal");
+TEST(Auto, UnknownMethodInTableIsAClearErrorOnEveryRank) {
   try {
-    gsr::Handle h(ring_ids(), MPI_COMM_WORLD);
-    ADD_FAILURE() << "GSR_METHOD=crystal was accepted";
+    gsr::Handle h(ring_ids(), MPI_COMM_WORLD, with_table("crystal"));
+    ADD_FAILURE() << "method_table=crystal was accepted";
   } catch (const gsr::Error& e) {
     EXPECT_EQ(e.code(), gsr::ErrorCode::invalid_argument) << e.what();
     const std::string message = e.what();
-    EXPECT_NE(message.find("GSR_METHOD"), std::string::npos) << message;
+    EXPECT_NE(message.find("method_table='crystal'"), std::string::npos) << message;
     EXPECT_NE(message.find("crystal"), std::string::npos) << message;
     EXPECT_NE(message.find("crystal_router"), std::string::npos) << "should list the valid names: " << message;
   }
@@ -145,10 +146,9 @@ struct SizedCall {
   gsr::Request start(gsr::Handle& h) { return h.start_vec(std::span<T>(got), k, Op::add); }
 };
 
-TEST(AutoBySize, GsrMethodTableServesEachSizeWithItsMethod) {
-  const ScopedMethodVariable variable("crystal_router,pairwise:16,allreduce:64");
+TEST(AutoBySize, MethodTableServesEachSizeWithItsMethod) {
   const std::vector<std::int64_t> ids = ring_ids();
-  gsr::Handle h(ids, MPI_COMM_WORLD);
+  gsr::Handle h(ids, MPI_COMM_WORLD, with_table("crystal_router,pairwise:16,allreduce:64"));
   const gsr::Stats& st = h.stats();
   EXPECT_EQ(st.method, Method::crystal_router) << "one double (8 bytes) is below 16";
   ASSERT_EQ(st.methods_by_size.size(), 3u);
@@ -190,21 +190,15 @@ TEST(AutoBySize, GsrMethodTableServesEachSizeWithItsMethod) {
   }
 }
 
-/// Sets GSR_TIMEOUT for the lifetime of the object (read at setup), then removes it.
-struct ScopedTimeout {
-  explicit ScopedTimeout(const char* seconds) { setenv("GSR_TIMEOUT", seconds, 1); }
-  ~ScopedTimeout() { unsetenv("GSR_TIMEOUT"); }
-};
-
 TEST(AutoBySize, BadArgumentsOnOneRankReachTheOthersThroughTheSizesMethod) {
   if (world_size() < 2) GTEST_SKIP() << "needs another rank to hear of the failure";
   // Pairwise and allreduce exchange nothing alike: a rank taking part through the wrong
-  // one would leave the others waiting until GSR_TIMEOUT (short here, so that shows as
+  // one would leave the others waiting until the timeout (short here, so that shows as
   // ErrorCode::timeout instead of remote).
-  const ScopedMethodVariable variable("pairwise,allreduce:16");
-  const ScopedTimeout timeout("20");
+  gsr::SetupOptions options = with_table("pairwise,allreduce:16");
+  options.messages.timeout = 20;
   const std::vector<std::int64_t> ids = ring_ids();
-  gsr::Handle h(ids, MPI_COMM_WORLD);
+  gsr::Handle h(ids, MPI_COMM_WORLD, options);
   std::vector<double> v(ids.size() * 2, 1.0);
   // Rank 0 passes NULL data for a call of 16 bytes per entry (allreduce); every other rank
   // passes good data and hears of the failure instead of waiting.
@@ -232,9 +226,8 @@ TEST(AutoBySize, BadArgumentsOnOneRankReachTheOthersThroughTheSizesMethod) {
 }
 
 TEST(AutoBySize, AutoTableIsTheSameOnEveryRankAndServesEverySize) {
-  unsetenv("GSR_METHOD");
   const std::vector<std::int64_t> ids = ring_ids();
-  gsr::Handle h(ids, MPI_COMM_WORLD);
+  gsr::Handle h(ids, MPI_COMM_WORLD, with_table("auto"));
   const gsr::Stats& st = h.stats();
   std::vector<std::int64_t> mine{static_cast<std::int64_t>(st.method)};
   for (const gsr::SizeMethod& range : st.methods_by_size) {
@@ -251,7 +244,7 @@ TEST(AutoBySize, AutoTableIsTheSameOnEveryRankAndServesEverySize) {
   }
 }
 
-TEST(AutoBySize, BadGsrMethodTablesAreClearErrors) {
+TEST(AutoBySize, BadMethodTablesAreClearErrors) {
   const std::vector<std::int64_t> ids = ring_ids();
   const std::vector<std::pair<const char*, const char*>> cases{
       {"crystal_router,pairwise", "'pairwise' has no size"},
@@ -265,14 +258,13 @@ TEST(AutoBySize, BadGsrMethodTablesAreClearErrors) {
       {"pairwise,", "'' names no method"},
   };
   for (const auto& [value, detail] : cases) {
-    const ScopedMethodVariable variable(value);
     try {
-      gsr::Handle h(ids, MPI_COMM_WORLD);
-      ADD_FAILURE() << "GSR_METHOD=" << value << " was accepted";
+      gsr::Handle h(ids, MPI_COMM_WORLD, with_table(value));
+      ADD_FAILURE() << "method_table=" << value << " was accepted";
     } catch (const gsr::Error& e) {
       const std::string message = e.what();
       EXPECT_EQ(e.code(), gsr::ErrorCode::invalid_argument) << message;
-      EXPECT_NE(message.find(std::string("GSR_METHOD='") + value + "' is not a table of methods per call size: " + detail),
+      EXPECT_NE(message.find(std::string("method_table='") + value + "' is not a table of methods per call size: " + detail),
                 std::string::npos) << message;
     }
   }
@@ -280,10 +272,10 @@ TEST(AutoBySize, BadGsrMethodTablesAreClearErrors) {
 
 TEST(AutoBySize, RanksWithDifferentTablesDisagree) {
   if (world_size() < 2) GTEST_SKIP() << "needs two ranks to disagree";
-  const ScopedMethodVariable variable(world_rank() == 0 ? "crystal_router,pairwise:16" : "crystal_router");
   try {
-    gsr::Handle h(ring_ids(), MPI_COMM_WORLD);
-    ADD_FAILURE() << "different GSR_METHOD tables were accepted";
+    const char* table = world_rank() == 0 ? "crystal_router,pairwise:16" : "crystal_router";
+    gsr::Handle h(ring_ids(), MPI_COMM_WORLD, with_table(table));
+    ADD_FAILURE() << "different method tables were accepted";
   } catch (const gsr::Error& e) {
     EXPECT_EQ(e.code(), gsr::ErrorCode::mismatch) << e.what();
     EXPECT_NE(std::string(e.what()).find("ranks disagree about the method for some call sizes"), std::string::npos)
@@ -320,9 +312,9 @@ TEST(MethodStats, AllreduceStepsAsideAboveItsSlotLimit) {
   using namespace gsr::detail;
   const std::vector<std::int64_t> ids = ring_ids();
   const std::vector<index_t> order = entries_by_id(ids);
-  const Topology topo = discover(ids, order, MPI_COMM_WORLD);
+  const Topology topo = discover(ids, order, MPI_COMM_WORLD, 0);
   const Plan plan = build_plan(ids, order, topo, world_rank(), world_size());
-  const ExchangeInputs inputs{plan, topo.holders, MPI_COMM_WORLD};
+  const ExchangeInputs inputs{plan, topo.holders, MPI_COMM_WORLD, {}};
   // Ring: P blocks of 4 ids, each block held by 2 ranks (P = 2: both blocks by both ranks;
   // P = 1: nothing shared).
   const std::uint64_t slots = world_size() == 1 ? 0 : 8 * static_cast<std::uint64_t>(world_size());

@@ -61,13 +61,11 @@ std::vector<std::int64_t> expected(std::size_t k) {
   return out;
 }
 
-/// A handle set up with GSR_PREFETCH_FROM_BYTES = `bytes`, the variable unset again after.
-gsr::Handle handle_with_threshold(const char* bytes, gsr::Method method) {
-  setenv("GSR_PREFETCH_FROM_BYTES", bytes, 1);
-  struct Unset {
-    ~Unset() { unsetenv("GSR_PREFETCH_FROM_BYTES"); }
-  } unset;
-  return gsr::Handle(box_ids(world_rank()), MPI_COMM_WORLD, methods_test::with_method(method));
+/// A handle whose calls ask for their lines ahead from `bytes` bytes of data on.
+gsr::Handle handle_with_threshold(std::size_t bytes, gsr::Method method) {
+  gsr::SetupOptions options = methods_test::with_method(method);
+  options.prefetch_from_bytes = bytes;
+  return gsr::Handle(box_ids(world_rank()), MPI_COMM_WORLD, options);
 }
 
 class Prefetch : public ::testing::TestWithParam<gsr::Method> {};
@@ -75,9 +73,10 @@ class Prefetch : public ::testing::TestWithParam<gsr::Method> {};
 TEST_P(Prefetch, HintsOrNotTheSumsByHand) {
   const int rank = world_rank();
   const std::size_t n = box_ids(rank).size();
-  for (const char* threshold : {"0", "1000000000000"}) {
+  for (const std::size_t threshold : {std::size_t{0}, std::size_t{1000000000000}}) {
     gsr::Handle h = handle_with_threshold(threshold, GetParam());
-    const std::string label = std::string(gsr::to_string(GetParam())) + " GSR_PREFETCH_FROM_BYTES=" + threshold;
+    const std::string label =
+        std::string(gsr::to_string(GetParam())) + " prefetch_from_bytes=" + std::to_string(threshold);
     for (const std::size_t k : {std::size_t(1), std::size_t(3)}) {
       std::vector<std::int64_t> u(n * k);
       for (std::size_t i = 0; i < n * k; ++i) u[i] = value(rank, i / k, k, i % k);

@@ -1,7 +1,8 @@
 // Messages too long for one MPI call (mpi/messages.hpp): they go whole through MPI-4's
 // large-count calls or, where MPI lacks them, in chunks. Real messages over 2 GiB need more
 // memory than a test run should take (tests/mpi/huge_message.cpp is the opt-in test), so
-// these tests inject a chunk limit of a few dozen bytes: every message at least that long
+// these tests pass a chunk limit of a few dozen bytes (MessageOptions::chunk_bytes, and the
+// same argument to the functions of mpi/messages.hpp): every message at least that long
 // then travels in chunks, and the results must be exactly what they are in one piece.
 #include <gsr/handle.hpp>
 
@@ -24,23 +25,17 @@ namespace {
 using gsr::detail::chunk_limit;
 using gsr::detail::post_allreduce_in_place;
 using gsr::detail::post_send;
-using gsr::detail::set_chunk_limit_for_testing;
 using gsr_test::world_rank;
 using gsr_test::world_size;
 
 constexpr std::size_t limit = 40;
 
-/// Sets the limit for one test and restores the default after it, on every rank.
+/// Every test passes the limit itself; the barriers keep one test's messages apart from
+/// the next's.
 class Chunked : public ::testing::Test {
 protected:
-  void SetUp() override {
-    MPI_Barrier(MPI_COMM_WORLD);
-    set_chunk_limit_for_testing(limit);
-  }
-  void TearDown() override {
-    MPI_Barrier(MPI_COMM_WORLD);
-    set_chunk_limit_for_testing(0);
-  }
+  void SetUp() override { MPI_Barrier(MPI_COMM_WORLD); }
+  void TearDown() override { MPI_Barrier(MPI_COMM_WORLD); }
 };
 
 /// The byte at position i of the message of length `length` that rank `from` sends.
@@ -59,7 +54,10 @@ const std::size_t lengths[] = {0, 1, limit - 1, limit, limit + 1, 2 * limit, 3 *
 
 std::size_t chunks_of(std::size_t length) { return length < limit ? 1 : length / limit + 1; }
 
-TEST_F(Chunked, LimitIsInEffect) { EXPECT_EQ(chunk_limit(), limit); }
+TEST_F(Chunked, LimitIsInEffect) {
+  EXPECT_EQ(chunk_limit(limit), limit);
+  EXPECT_NE(chunk_limit(0), limit) << "the limit is the caller's, not a setting left behind";
+}
 
 TEST_F(Chunked, RingOfMessagesArrivesWholeInOrder) {
   const int p = world_size(), me = world_rank();
@@ -69,17 +67,17 @@ TEST_F(Chunked, RingOfMessagesArrivesWholeInOrder) {
   for (std::size_t length : lengths) {
     outgoing.push_back(message(me, length));
     const std::size_t before = requests.size();
-    post_send(outgoing.back().data(), length, next, 7, MPI_COMM_WORLD, requests);
+    post_send(outgoing.back().data(), length, next, 7, MPI_COMM_WORLD, requests, limit);
     EXPECT_EQ(requests.size() - before, chunks_of(length)) << "length " << length;
   }
   for (std::size_t length : lengths) {
     // Alternate the blocking and the non-blocking probe.
     gsr::detail::ProbedMessage probed;
     if (length % 2 == 0) {
-      probed = gsr::detail::probe(MPI_COMM_WORLD, prev, 7);
+      probed = gsr::detail::probe(MPI_COMM_WORLD, prev, 7, limit);
     } else {
       std::optional<gsr::detail::ProbedMessage> got;
-      while (!(got = gsr::detail::try_probe(MPI_COMM_WORLD, prev, 7))) {}
+      while (!(got = gsr::detail::try_probe(MPI_COMM_WORLD, prev, 7, limit))) {}
       probed = std::move(*got);
     }
     ASSERT_EQ(probed.bytes, length);
@@ -99,7 +97,7 @@ TEST_F(Chunked, SparseExchangeReassemblesChunkedMessages) {
   std::vector<gsr::detail::ByteMessage> outgoing;
   for (int to = 0; to < p; ++to)
     if (to != me) outgoing.push_back({to, message(me, length_of(me, to))});
-  const auto received = gsr::detail::sparse_exchange_bytes(MPI_COMM_WORLD, 9, outgoing);
+  const auto received = gsr::detail::sparse_exchange_bytes(MPI_COMM_WORLD, 9, outgoing, limit);
   ASSERT_EQ(received.size(), static_cast<std::size_t>(p - 1));
   for (const auto& m : received) {
     ASSERT_NE(m.rank, me);
@@ -113,7 +111,8 @@ TEST_F(Chunked, AllreduceSplitIntoSeveralCollectives) {
   std::vector<std::uint64_t> values(count);
   for (std::size_t i = 0; i < count; ++i) values[i] = (i % static_cast<std::size_t>(me + 2) == 0) << me | i << 8;
   std::vector<MPI_Request> requests;
-  post_allreduce_in_place(values.data(), count, MPI_UINT64_T, sizeof(std::uint64_t), MPI_BOR, MPI_COMM_WORLD, requests);
+  post_allreduce_in_place(values.data(), count, MPI_UINT64_T, sizeof(std::uint64_t), MPI_BOR, MPI_COMM_WORLD, requests,
+                          limit);
   EXPECT_EQ(requests.size(), (count + limit / 8 - 1) / (limit / 8));
   gsr::detail::complete_all(requests, "test allreduce");
   for (std::size_t i = 0; i < count; ++i) {
@@ -144,7 +143,9 @@ void check_against_reference(gsr::Handle& h, gsr::Method method, const gsr_test:
 TEST_P(ChunkedMethods, SameResultsAsTheReference) {
   const gsr_test::IdSet set = gsr_test::make_ids("chunked", 0x6368756e6b ^ static_cast<unsigned>(world_size()),
                                                  world_size(), -1);
-  gsr::Handle h(set.ids[static_cast<std::size_t>(world_rank())], MPI_COMM_WORLD, gsr_test::with_method(GetParam()));
+  gsr::SetupOptions options = gsr_test::with_method(GetParam());
+  options.messages.chunk_bytes = limit;
+  gsr::Handle h(set.ids[static_cast<std::size_t>(world_rank())], MPI_COMM_WORLD, options);
   ASSERT_EQ(h.stats().method, GetParam());
   std::uint64_t seed = 1;
   for (std::size_t k : {1, 3, 17}) {

@@ -46,11 +46,11 @@ int raw(std::size_t bytes, int rank) {
     std::vector<std::byte> out(bytes);
     for (std::size_t i = 0; i < bytes; ++i) out[i] = pattern(i);
     std::vector<MPI_Request> requests;
-    gsr::detail::post_send(out.data(), bytes, 1, 5, MPI_COMM_WORLD, requests);
+    gsr::detail::post_send(out.data(), bytes, 1, 5, MPI_COMM_WORLD, requests, 0);
     gsr::detail::complete_all(requests, "huge send");
     std::printf("raw: rank 0 sent %zu bytes as %zu MPI message(s)\n", bytes, requests.size());
   } else if (rank == 1) {
-    gsr::detail::ProbedMessage message = gsr::detail::probe(MPI_COMM_WORLD, 0, 5);
+    gsr::detail::ProbedMessage message = gsr::detail::probe(MPI_COMM_WORLD, 0, 5, 0);
     std::vector<std::byte> in(message.bytes);
     gsr::detail::receive(message, in.data());
     if (message.bytes != bytes) ++failures;

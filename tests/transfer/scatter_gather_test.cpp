@@ -7,7 +7,6 @@
 // P > 2 MPICH polls.
 #include <gsr/scatter_gather.hpp>
 
-#include "mpi/messages.hpp"
 #include "random.hpp"
 #include "transfer/scatter_gather.hpp"
 #include "world.hpp"
@@ -255,20 +254,24 @@ TEST(ScatterGather, RawBytesInChunksPackedAndNot) {
       for (int i = 0; i < counts[static_cast<std::size_t>(r)]; ++i)
         all.push_back(static_cast<unsigned char>(r * 7 + i));
     }
-    MPI_Barrier(MPI_COMM_WORLD);
-    gsr::detail::set_chunk_limit_for_testing(c.chunk_limit);
+    gsr::MessageOptions chunked;
+    chunked.chunk_bytes = c.chunk_limit;
     std::vector<unsigned char> mine;
-    const auto result = gsr::scatter_bytes(all.data(), all.size(), counts, 1, root, MPI_COMM_WORLD, [&](std::size_t n) {
-      mine.resize(n);
-      return static_cast<void*>(mine.data());
-    });
+    const auto result = gsr::scatter_bytes(
+        all.data(), all.size(), counts, 1, root, MPI_COMM_WORLD,
+        [&](std::size_t n) {
+          mine.resize(n);
+          return static_cast<void*>(mine.data());
+        },
+        chunked);
     std::vector<unsigned char> back;
-    const auto gathered = gsr::gather_bytes(mine.data(), static_cast<std::int64_t>(mine.size()), 1, root,
-                                            MPI_COMM_WORLD, [&](std::size_t n) {
-                                              back.resize(n);
-                                              return static_cast<void*>(back.data());
-                                            });
-    gsr::detail::set_chunk_limit_for_testing(0);
+    const auto gathered = gsr::gather_bytes(
+        mine.data(), static_cast<std::int64_t>(mine.size()), 1, root, MPI_COMM_WORLD,
+        [&](std::size_t n) {
+          back.resize(n);
+          return static_cast<void*>(back.data());
+        },
+        chunked);
     ASSERT_EQ(result.count, static_cast<std::size_t>(counts[static_cast<std::size_t>(me)]));
     for (std::size_t i = 0; i < mine.size(); ++i) ASSERT_EQ(mine[i], static_cast<unsigned char>(me * 7 + i)) << i;
     if (me == root) EXPECT_EQ(back, all);

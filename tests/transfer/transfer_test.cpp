@@ -3,11 +3,10 @@
 // patterns; the statistics add up across ranks; the two-round bins stay within the bounds of
 // docs/transfer.md (and reach the first-round bound on the staircase pattern); the crystal
 // router takes ceil(log2 P) stages at most, and exactly that many on some rank; the raw-byte
-// core moves odd-sized records; a tiny injected chunk limit sends every message in pieces;
+// core moves odd-sized records; a tiny chunk limit (an option) sends every message in pieces;
 // automatic picks what the rule of docs/transfer.md says.
 #include <gsr/transfer.hpp>
 
-#include "mpi/messages.hpp"
 #include "transfer_patterns.hpp"
 #include "world.hpp"
 
@@ -178,17 +177,18 @@ TEST(Transfer, EveryMessageInChunks) {
   // records or more goes in pieces, through the path a message over 2^31 bytes takes on an
   // MPI without large counts.
   const int me = gsr_test::world_rank(), ranks = gsr_test::world_size();
-  gsr::detail::set_chunk_limit_for_testing(64);
+  gsr::TransferOptions options;
+  options.messages.chunk_bytes = 64;
   for (Pattern pattern : {Pattern::random, Pattern::all_to_one, Pattern::staircase}) {
     const gsr_test::Outgoing out = gsr_test::outgoing_of(pattern, me, ranks, seed + 1);
     const gsr_test::Expected expected = gsr_test::expected_at(pattern, me, ranks, seed + 1);
     for (TransferMethod method : {TransferMethod::direct, TransferMethod::crystal_router, TransferMethod::two_round}) {
-      const auto got = gsr::transfer(out.records, out.destinations, MPI_COMM_WORLD, method);
+      options.method = method;
+      const auto got = gsr::transfer(out.records, out.destinations, MPI_COMM_WORLD, options);
       EXPECT_EQ(got.records, expected.records) << what(pattern, method);
       EXPECT_EQ(got.sources, expected.sources) << what(pattern, method);
     }
   }
-  gsr::detail::set_chunk_limit_for_testing(0);
 }
 
 TEST(Transfer, AutomaticFollowsTheDocumentedRule) {

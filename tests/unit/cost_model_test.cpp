@@ -1,6 +1,7 @@
 // The alpha-beta model of tune/cost_model.hpp: predictions worked out by hand, the machine
 // file (docs/scaling.md) read or refused with the entry E-SETUP-GSR-MACHINE of
-// docs/errors.md, a bad GSR_MACHINE failing setup on every rank, and the rule by which a
+// docs/errors.md, a bad machine file (the option GSR_MACHINE supplies) failing setup on every
+// rank, and the rule by which a
 // calibrated model lets auto choose without timing (model_choice), and auto's table of
 // methods per call size (tabulated_entry_bytes, size_row, choose_by_size), worked by hand.
 #include "tune/auto_select.hpp"
@@ -204,22 +205,24 @@ TEST(CostModel, MachineFileErrors) {
 
 TEST(CostModel, BadMachineFileFailsSetupEverywhere) {
   // Every rank reads the file in setup's first, agreed step: all fail alike, none waits.
-  const std::string path = write_machine("setup_bad.json", R"({"format": "gsr-machine"})");
-  setenv("GSR_MACHINE", path.c_str(), 1);
+  // (SetupOptions::machine_file is the setting GSR_MACHINE supplies when it is unset.)
+  gsr::SetupOptions bad;
+  bad.machine_file = write_machine("setup_bad.json", R"({"format": "gsr-machine"})");
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   const std::vector<std::int64_t> ids = {1, 2, 3 + rank};
-  gsr_errors::expect_entry("E-SETUP-GSR-MACHINE", [&] { gsr::Handle h(ids, MPI_COMM_WORLD); }, "auto setup");
+  const std::string message =
+      gsr_errors::expect_entry("E-SETUP-GSR-MACHINE", [&] { gsr::Handle h(ids, MPI_COMM_WORLD, bad); }, "auto setup");
+  EXPECT_NE(message.find("machine_file='" + bad.machine_file + "'"), std::string::npos) << message;
   // An explicit method does not read it.
-  gsr::SetupOptions pairwise;
+  gsr::SetupOptions pairwise = bad;
   pairwise.method = gsr::Method::pairwise;
   EXPECT_NO_THROW(gsr::Handle(ids, MPI_COMM_WORLD, pairwise));
   // A good one lets auto set up.
-  const std::string good = write_machine(
+  gsr::SetupOptions good;
+  good.machine_file = write_machine(
       "setup_good.json", R"({"format": "gsr-machine", "alpha_seconds": 1e-6, "beta_seconds_per_byte": 1e-9})");
-  setenv("GSR_MACHINE", good.c_str(), 1);
-  EXPECT_NO_THROW(gsr::Handle(ids, MPI_COMM_WORLD));
-  unsetenv("GSR_MACHINE");
+  EXPECT_NO_THROW(gsr::Handle(ids, MPI_COMM_WORLD, good));
 }
 
 TEST(CostModel, CalibratedModelDecidesOnlyByTwoOrMore) {

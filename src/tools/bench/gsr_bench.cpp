@@ -83,7 +83,7 @@ void add_options(CLI::App& app, Arguments& args) {
 
 /// The model the timings are set against: --machine, else GSR_MACHINE, else the defaults.
 gsr::detail::CostModel model_of(const Arguments& args) {
-  return args.machine.empty() ? gsr::detail::machine_model_from_environment()
+  return args.machine.empty() ? gsr::detail::machine_model(gsr::detail::machine_file())
                               : gsr::detail::read_machine_file(args.machine, "--machine");
 }
 
@@ -97,10 +97,10 @@ std::string output_problem(const Arguments& args, MPI_Comm comm, int rank) {
         {{"--mesh", args.mesh}, {"--machine", args.machine}});
     // Auto's handles (and the predictions) read GSR_MACHINE; a report must not replace it.
     // --calibrate may: that is how a machine file is measured again.
-    const char* machine = std::getenv("GSR_MACHINE");
-    if (problem.empty() && machine && *machine)
+    const gsr::detail::NamedText machine = gsr::detail::machine_file();
+    if (problem.empty() && !machine.text.empty())
       problem = gsr::tools::output_problem({{"--json", args.json_path}, {"--csv", args.csv_path}},
-                                           {{"GSR_MACHINE", machine}});
+                                           {{machine.named_by, machine.text}});
   }
   unsigned long long length = problem.size();
   MPI_Bcast(&length, 1, MPI_UNSIGNED_LONG_LONG, 0, comm);
