@@ -8,7 +8,6 @@
  *     5 bpr) to the gs.h enums;
  *   - the checks only the Fortran calls need (np against the communicator size, k against
  *     the six arrays of gs_many, live handles and requests);
- *   - mesh loading (gsr/mesh.h) with the same error record;
  *   - record transfer, scatter and gather (gsr/transfer.h) for the module's gsr_transfer,
  *     gsr_scatter and gsr_gather: communicator conversion, and the lengths only Fortran
  *     knows passed on to the core's checks (capi/shim.h), so they fail on every rank.
@@ -27,7 +26,6 @@
  */
 #include "gsr/domains.h"
 #include "gsr/gs.h"
-#include "gsr/mesh.h"
 #include "gsr/transfer.h"
 #include "capi/shim.h"
 #include "gsr_fortran.h"
@@ -443,17 +441,6 @@ void gsr_f_wait(int r, const char *call) {
     gsr_table_release(&requests, r - 1, req);
   else
     drop_request(r, req);
-}
-
-/* ---- meshes (gsr/mesh.h) ------------------------------------------------------------ */
-
-int gsr_f_mesh_load(const char *path, int fcomm, int distribution, int with_coordinates,
-                    gsr_mesh *mesh) {
-  const char *call = "gsr_mesh_load";
-  c_call_begin(call);
-  const int code = gsr_mesh_load_f(path, (MPI_Fint)fcomm, distribution, with_coordinates, mesh);
-  c_call_end();
-  return code;
 }
 
 /* ---- record transfer, scatter and gather (gsr/transfer.h) ---------------------------- */

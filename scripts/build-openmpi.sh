@@ -100,7 +100,9 @@ built=$SECONDS
 # (MPICH's a twentieth), which puts a shard past its timeout; they test the file reader,
 # which the MPICH suite covers. The memcheck tests (label valgrind) are left out too: their
 # suppressions are MPICH's, and valgrind reports Open MPI's own start-up allocations. So is
-# the Nek5000 client test (label client), which the MPICH build runs.
+# the Nek5000 client test (label client), which the MPICH build runs, and the second build
+# without HDF5 (label without_hdf5, a minute of compiling), which needs no second MPI to show
+# that libgsr builds and works without HDF5.
 ctest --test-dir "$build" --output-on-failure -j "$jobs" \
-  -LE '^(np([3-9]|[1-9][0-9]+)|fuzz|valgrind|client)$' -E '_np([3-9]|[1-9][0-9]+)(_|$)' "$@"
+  -LE '^(np([3-9]|[1-9][0-9]+)|fuzz|valgrind|client|without_hdf5)$' -E '_np([3-9]|[1-9][0-9]+)(_|$)' "$@"
 echo "build-openmpi: build $((built - start)) s, tests $((SECONDS - built)) s, total $((SECONDS - start)) s"

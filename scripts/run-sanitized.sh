@@ -13,6 +13,9 @@
 # what the sanitizers' authors advise, a report needs no more than functions, files and
 # lines, and the build (which CI runs from scratch) takes about half as long.
 # GSR_SANITIZE_FLAGS replaces them (e.g. "-O1 -g" to follow a report in gdb).
+#
+# The libraries, tools and examples build with -Werror here (GSR_WERROR): a new warning
+# fails CI, while a user's default build only warns.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export GSR_BUILD_DIR=${GSR_SANITIZE_BUILD_DIR:-build-sanitize}
@@ -22,5 +25,5 @@ flags="${GSR_SANITIZE_FLAGS:--O1 -g1} -DNDEBUG"
 bash scripts/install-deps.sh
 cmake -S . -B "$GSR_BUILD_DIR" -DCMAKE_BUILD_TYPE="$CMAKE_BUILD_TYPE" -DGSR_SANITIZE="$GSR_SANITIZE" \
       -DCMAKE_C_FLAGS_RELWITHDEBINFO="$flags" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="$flags" \
-      -DCMAKE_Fortran_FLAGS_RELWITHDEBINFO="$flags" -DGSR_FUZZ_CASES="${GSR_FUZZ_CASES:-500}" >/dev/null
+      -DCMAKE_Fortran_FLAGS_RELWITHDEBINFO="$flags" -DGSR_FUZZ_CASES="${GSR_FUZZ_CASES:-500}" -DGSR_WERROR=ON >/dev/null
 bash scripts/run-tests.sh -LE '^(client|scale)$' "$@"

@@ -12,6 +12,7 @@
 program fortran_poisson
   use mpi_f08
   use gsr
+  use gsr_io
   use, intrinsic :: iso_fortran_env, only: dp => real64, int64
   implicit none
 

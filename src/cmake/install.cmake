@@ -1,5 +1,6 @@
 # Installation: headers, the shared libraries, a CMake package (find_package(gsr) giving
-# gsr::gsr and gsr::gsr_fortran) and a pkg-config file gsr.pc, both recording which MPI
+# gsr::gsr and gsr::gsr_fortran; its component io gives gsr::io and gsr::io_fortran) and
+# pkg-config files (gsr.pc, gsr-io.pc; fortran/ adds the Fortran ones), recording which MPI
 # gsr was built with. docs/installing.md shows each way of consuming them.
 include(CMakePackageConfigHelpers)
 
@@ -7,7 +8,19 @@ install(TARGETS gsr EXPORT gsrTargets
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
-install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/gsr DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+# Mesh I/O (gsr_io, and the Fortran module's gsr_io_fortran) is the package's component io,
+# an export set of its own that gsrConfig.cmake loads only when asked for; without HDF5 it
+# is not built, and mesh.h and mesh.hpp are not installed.
+if(GSR_WITH_HDF5)
+  install(TARGETS gsr_io EXPORT gsrIoTargets
+          LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+          ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+          RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+  install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/gsr DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+else()
+  install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/gsr DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
+          PATTERN mesh.h EXCLUDE PATTERN mesh.hpp EXCLUDE)
+endif()
 
 # The MPI this build uses, as the installed package reports it and checks it against the
 # consumer's: the first line of MPI_Get_library_version (e.g. "MPICH Version: 4.0.2",
@@ -23,6 +36,9 @@ endif()
 
 set(GSR_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/gsr)
 install(EXPORT gsrTargets NAMESPACE gsr:: DESTINATION ${GSR_CMAKE_DIR})
+if(GSR_WITH_HDF5)
+  install(EXPORT gsrIoTargets NAMESPACE gsr:: DESTINATION ${GSR_CMAKE_DIR})
+endif()
 configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/gsrConfig.cmake.in
                               ${PROJECT_BINARY_DIR}/gsrConfig.cmake
                               INSTALL_DESTINATION ${GSR_CMAKE_DIR})
@@ -87,3 +103,7 @@ file(RELATIVE_PATH GSR_PC_TO_PREFIX "/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/")
 string(REGEX REPLACE "/$" "" GSR_PC_TO_PREFIX "${GSR_PC_TO_PREFIX}")
 configure_file(${CMAKE_CURRENT_LIST_DIR}/gsr.pc.in ${PROJECT_BINARY_DIR}/gsr.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/gsr.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+if(GSR_WITH_HDF5)
+  configure_file(${CMAKE_CURRENT_LIST_DIR}/gsr-io.pc.in ${PROJECT_BINARY_DIR}/gsr-io.pc @ONLY)
+  install(FILES ${PROJECT_BINARY_DIR}/gsr-io.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+endif()

@@ -22,5 +22,6 @@ static_assert(gs_add == 0 && gs_mul == 1 && gs_min == 2 && gs_max == 3 && gs_bpr
 static_assert(gs_auto == 0 && gs_pairwise == 1 && gs_crystal_router == 2 && gs_all_reduce == 3, "gs_method");
 static_assert(std::is_same<comm_ext, MPI_Comm>::value, "comm_ext is MPI_Comm");
 
-int gsr_header_check_cxx();
-int gsr_header_check_cxx() { return static_cast<int>(static_cast<gs_dom>(99)) + GSR_SUCCESS; }
+// A code outside the enumerators (what a C caller may pass) keeps its value in C++.
+extern "C" int gsr_header_check_cxx();
+extern "C" int gsr_header_check_cxx() { return static_cast<int>(static_cast<gs_dom>(99)) == 99 && GSR_SUCCESS == 0; }

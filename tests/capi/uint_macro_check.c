@@ -8,7 +8,7 @@
 
 int gsr_uint_macro_check(void);
 int gsr_uint_macro_check(void) {
-  uint n = 0;
-  slong id = 0;
-  return (int)n + (int)id + (int)gs_long_long;
+  uint n = 0u - 1u; /* the macro's unsigned int */
+  slong id = -1;
+  return n > 0u && id < 0 && sizeof id == 8 && gs_long_long == 4;
 }

@@ -5,6 +5,7 @@
 program mesh
   use mpi
   use gsr
+  use gsr_io
   use seed_support
   implicit none
 
