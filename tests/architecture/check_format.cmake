@@ -1,0 +1,41 @@
+# check_format.cmake — every C and C++ file of the tree follows .clang-format. Run as
+#   cmake -DROOT=<source tree> -DCLANG_FORMAT=<clang-format> -P check_format.cmake
+# Lists each file clang-format would change, with its first difference, and fails if any.
+# Layouts differ between clang-format releases, so the check needs the one the tree was
+# formatted with: 14, Debian 12's.
+cmake_minimum_required(VERSION 3.25)
+if(NOT CLANG_FORMAT)
+  message(FATAL_ERROR "check_format: clang-format was not found (scripts/install-deps.sh installs it)")
+endif()
+execute_process(COMMAND ${CLANG_FORMAT} --version OUTPUT_VARIABLE version)
+if(NOT version MATCHES "version 14\\.")
+  message(FATAL_ERROR "check_format: ${CLANG_FORMAT} is not clang-format 14 (${version}); the layout is 14's")
+endif()
+set(patterns "")
+foreach(folder src include tests examples fortran scripts)
+  foreach(extension c h cpp hpp)
+    list(APPEND patterns ${ROOT}/${folder}/*.${extension})
+  endforeach()
+endforeach()
+file(GLOB_RECURSE files ${patterns})
+list(FILTER files EXCLUDE REGEX "/build[^/]*/")
+if(NOT ROOT MATCHES "/unformatted$")
+  list(FILTER files EXCLUDE REGEX "/tests/architecture/unformatted/")  # the fixture below
+endif()
+list(LENGTH files count)
+if(count EQUAL 0)
+  message(FATAL_ERROR "check_format: no C or C++ files under ${ROOT}")
+endif()
+set(unformatted "")
+foreach(file IN LISTS files)
+  execute_process(COMMAND ${CLANG_FORMAT} --style=file --dry-run --Werror ${file}
+                  RESULT_VARIABLE failed OUTPUT_QUIET ERROR_VARIABLE diagnostics)
+  if(failed)
+    string(REGEX MATCH "[^\n]*\n[^\n]*" first "${diagnostics}")
+    string(APPEND unformatted "  ${file}\n    ${first}\n")
+  endif()
+endforeach()
+if(unformatted)
+  message(FATAL_ERROR "check_format: not laid out as .clang-format says (clang-format -i <file> fixes it):\n${unformatted}")
+endif()
+message(STATUS "check_format: ${count} files follow .clang-format")
