@@ -15,10 +15,8 @@
 
 #define NODES 9 /* (N+1)^2 nodes per element, N = 2 */
 
-static const slong element_id[2][NODES] = {{1, 2, 3, 4, 5, 6, 7, 8, 9},
-                                           {3, 10, 11, 6, 12, 13, 9, 14, 15}};
-static const slong element_id_asym[2][NODES] = {{1, 2, -3, 4, 5, 6, 7, 8, -9},
-                                                {3, 10, 11, -6, 12, 13, 9, 14, 15}};
+static const slong element_id[2][NODES] = {{1, 2, 3, 4, 5, 6, 7, 8, 9}, {3, 10, 11, 6, 12, 13, 9, 14, 15}};
+static const slong element_id_asym[2][NODES] = {{1, 2, -3, 4, 5, 6, 7, 8, -9}, {3, 10, 11, -6, 12, 13, 9, 14, 15}};
 static const double element_u[2][NODES] = {{1.0, 1.5, 2.0, 2.0, 0.8, 0.4, 0.5, 0.1, 2.5},
                                            {1.0, 0.3, 0.9, 1.2, 1.2, 2.1, 0.8, 0.3, 0.7}};
 
@@ -47,16 +45,16 @@ static void print_values(const char *label, const char *name, const double *row)
 }
 
 /* Runs op on a copy of u with handle h and gathers both elements' rows on rank 0. */
-static void run(struct gs_data *h, const struct local *mine, gs_op op, unsigned transpose,
-                const struct comm *c, double both[2 * NODES]) {
+static void run(struct gs_data *h, const struct local *mine, gs_op op, unsigned transpose, const struct comm *c,
+                double both[2 * NODES]) {
   double v[2 * NODES];
   memcpy(v, mine->u, mine->n * sizeof(double));
   gs(v, gs_double, op, transpose, h, NULL);
   MPI_Gather(v, (int)mine->n, MPI_DOUBLE, both, (int)mine->n, MPI_DOUBLE, 0, c->c);
 }
 
-static void print_table(const char *title, struct gs_data *h, const struct local *mine,
-                        unsigned transpose, const struct comm *c) {
+static void print_table(const char *title, struct gs_data *h, const struct local *mine, unsigned transpose,
+                        const struct comm *c) {
   int k;
   if (c->id == 0) printf("\n%s\n", title);
   for (k = 0; k < 4; ++k) {

@@ -76,12 +76,11 @@ static const struct router *find_router(sint h, const char *call) {
 
 /* A transfer on `comm` of `count` tuples of `layout` (integers, longs, reals each), which
  * every rank must pass alike; 1 on success (the outputs are malloc'd). */
-static int transfer(const char *call, MPI_Comm comm, const void *records, size_t count,
-                    size_t record_bytes, const int64_t layout[3], const int *destinations,
-                    void **received, int **sources, size_t *received_count) {
+static int transfer(const char *call, MPI_Comm comm, const void *records, size_t count, size_t record_bytes,
+                    const int64_t layout[3], const int *destinations, void **received, int **sources,
+                    size_t *received_count) {
   gsr_shim_enter(call);
-  gsr_shim_transfer_tuples(records, count, record_bytes, destinations, comm, layout, received,
-                           sources, received_count);
+  gsr_shim_transfer_tuples(records, count, record_bytes, destinations, comm, layout, received, sources, received_count);
   gsr_shim_leave();
   return gsr_last_error() == GSR_SUCCESS;
 }
@@ -101,8 +100,7 @@ static void run_setup(sint *handle, const MPI_Fint *fcomm, const sint *np) {
   }
   if (*np != size) {
     char what[128];
-    snprintf(what, sizeof what, "np = %d, but the communicator has %d rank%s", (int)*np, size,
-             size == 1 ? "" : "s");
+    snprintf(what, sizeof what, "np = %d, but the communicator has %d rank%s", (int)*np, size, size == 1 ? "" : "s");
     gsr_f_fail_transfer(comm, call, what);
     return;
   }
@@ -135,9 +133,8 @@ static void run_free(const sint *handle) {
 /* The tuples are columns: tuple j (from 0) is vi[j*mi .. j*mi+mi-1], vl[j*ml ..] and
  * vr[j*mr ..]; vi[j*mi + kp-1] is its destination, replaced by its source on arrival.
  * `m_name` is what the caller calls mi ("m" for crystal_ituple_transfer). */
-static void run_transfer(const char *call, const char *m_name, const sint *handle, sint *n,
-                         const sint *max, sint *vi, const sint *mi, slong *vl, const sint *ml,
-                         double *vr, const sint *mr, const sint *kp) {
+static void run_transfer(const char *call, const char *m_name, const sint *handle, sint *n, const sint *max, sint *vi,
+                         const sint *mi, slong *vl, const sint *ml, double *vr, const sint *mr, const sint *kp) {
   const struct router *router = find_router(*handle, call);
   if (!router) return;
   int size = 0;
@@ -145,14 +142,11 @@ static void run_transfer(const char *call, const char *m_name, const sint *handl
 
   char what[256] = "";
   if (*mi < 1)
-    snprintf(what, sizeof what, "%s = %d, but a tuple needs at least one integer (its destination)",
-             m_name, (int)*mi);
+    snprintf(what, sizeof what, "%s = %d, but a tuple needs at least one integer (its destination)", m_name, (int)*mi);
   else if (*ml < 0 || *mr < 0)
-    snprintf(what, sizeof what, "%s = %d is negative", *ml < 0 ? "ml" : "mr",
-             (int)(*ml < 0 ? *ml : *mr));
+    snprintf(what, sizeof what, "%s = %d is negative", *ml < 0 ? "ml" : "mr", (int)(*ml < 0 ? *ml : *mr));
   else if (*kp < 1 || *kp > *mi)
-    snprintf(what, sizeof what, "kp = %d is not an integer column of the tuples (1 to %d)",
-             (int)*kp, (int)*mi);
+    snprintf(what, sizeof what, "kp = %d is not an integer column of the tuples (1 to %d)", (int)*kp, (int)*mi);
   else if (*n < 0)
     snprintf(what, sizeof what, "n = %d is negative", (int)*n);
   else if (*n > *max)
@@ -163,7 +157,8 @@ static void run_transfer(const char *call, const char *m_name, const sint *handl
       if (to < 0 || to >= size) {
         snprintf(what, sizeof what,
                  "tuple %d goes to rank %d (its column kp = %d), which is not a rank of the "
-                 "communicator (0 to %d)", (int)(j + 1), (int)to, (int)*kp, size - 1);
+                 "communicator (0 to %d)",
+                 (int)(j + 1), (int)to, (int)*kp, size - 1);
         break;
       }
     }
@@ -204,8 +199,8 @@ static void run_transfer(const char *call, const char *m_name, const sint *handl
   int *sources = NULL;
   size_t arrived = 0;
   const int64_t layout[3] = {(int64_t)ints, (int64_t)longs, (int64_t)reals};
-  const int ok = transfer(call, router->comm, records, count, record, layout, destinations,
-                          &received, &sources, &arrived);
+  const int ok =
+      transfer(call, router->comm, records, count, record, layout, destinations, &received, &sources, &arrived);
   free(records);
   free(destinations);
   if (!ok) return;
@@ -224,20 +219,18 @@ static void run_transfer(const char *call, const char *m_name, const sint *handl
   *n = arrived > (size_t)INT_MAX ? INT_MAX : (sint)arrived;
   if (arrived > kept)
     report(call, GSR_ERR_INVALID_ARGUMENT,
-           "%zu tuples arrived, more than max = %d: the first %d were kept, n is set to %zu",
-           arrived, (int)*max, (int)*max, arrived);
+           "%zu tuples arrived, more than max = %d: the first %d were kept, n is set to %zu", arrived, (int)*max,
+           (int)*max, arrived);
 }
 
-static void run_ituple_transfer(const sint *handle, sint *tuples, const sint *m, sint *n,
-                                const sint *max, const sint *kp) {
+static void run_ituple_transfer(const sint *handle, sint *tuples, const sint *m, sint *n, const sint *max,
+                                const sint *kp) {
   const sint none = 0;
-  run_transfer("crystal_ituple_transfer", "m", handle, n, max, tuples, m, NULL, &none, NULL,
-               &none, kp);
+  run_transfer("crystal_ituple_transfer", "m", handle, n, max, tuples, m, NULL, &none, NULL, &none, kp);
 }
 
-static void run_tuple_transfer(const sint *handle, sint *n, const sint *max, sint *vi,
-                               const sint *mi, slong *vl, const sint *ml, double *vr,
-                               const sint *mr, const sint *kp) {
+static void run_tuple_transfer(const sint *handle, sint *n, const sint *max, sint *vi, const sint *mi, slong *vl,
+                               const sint *ml, double *vr, const sint *mr, const sint *kp) {
   run_transfer("crystal_tuple_transfer", "mi", handle, n, max, vi, mi, vl, ml, vr, mr, kp);
 }
 
@@ -274,8 +267,7 @@ static void merge_sort(const struct sort_keys *s, size_t *order, size_t *scratch
       const size_t mid = lo + width < n ? lo + width : n;
       const size_t hi = lo + 2 * width < n ? lo + 2 * width : n;
       size_t i = lo, j = mid, out = lo;
-      while (i < mid && j < hi)
-        scratch[out++] = compare_tuples(s, order[j], order[i]) < 0 ? order[j++] : order[i++];
+      while (i < mid && j < hi) scratch[out++] = compare_tuples(s, order[j], order[i]) < 0 ? order[j++] : order[i++];
       while (i < mid) scratch[out++] = order[i++];
       while (j < hi) scratch[out++] = order[j++];
     }
@@ -294,9 +286,8 @@ static int permute(void *columns, size_t width, const size_t *order, size_t n) {
   return 1;
 }
 
-static void run_sort(const char *call, const char *m_name, const sint *handle, const sint *n,
-                     sint *vi, const sint *mi, slong *vl, const sint *ml, double *vr,
-                     const sint *mr, const sint *keys, const sint *nkey) {
+static void run_sort(const char *call, const char *m_name, const sint *handle, const sint *n, sint *vi, const sint *mi,
+                     slong *vl, const sint *ml, double *vr, const sint *mr, const sint *keys, const sint *nkey) {
   if (!find_router(*handle, call)) return;
   if (*nkey <= 0) return; /* nothing to sort by, as in gslib */
   if (*n < 0) {
@@ -305,8 +296,7 @@ static void run_sort(const char *call, const char *m_name, const sint *handle, c
   }
   if (*mi < 0 || *ml < 0 || *mr < 0) {
     const char *which = *mi < 0 ? m_name : *ml < 0 ? "ml" : "mr";
-    report(call, GSR_ERR_INVALID_ARGUMENT, "%s = %d is negative", which,
-           (int)(*mi < 0 ? *mi : *ml < 0 ? *ml : *mr));
+    report(call, GSR_ERR_INVALID_ARGUMENT, "%s = %d is negative", which, (int)(*mi < 0 ? *mi : *ml < 0 ? *ml : *mr));
     return;
   }
   const sint columns = *mi + *ml;
@@ -315,11 +305,11 @@ static void run_sort(const char *call, const char *m_name, const sint *handle, c
       if (*ml > 0 || *mr > 0)
         report(call, GSR_ERR_INVALID_ARGUMENT,
                "key(%d) = %d is not a column to sort by (1 to %d: vi 1 to %d, vl %d to %d; "
-               "reals cannot be keys)", (int)(k + 1), (int)keys[k], (int)columns, (int)*mi,
-               (int)*mi + 1, (int)columns);
+               "reals cannot be keys)",
+               (int)(k + 1), (int)keys[k], (int)columns, (int)*mi, (int)*mi + 1, (int)columns);
       else
-        report(call, GSR_ERR_INVALID_ARGUMENT, "key(%d) = %d is not a column of the tuples (1 to %d)",
-               (int)(k + 1), (int)keys[k], (int)columns);
+        report(call, GSR_ERR_INVALID_ARGUMENT, "key(%d) = %d is not a column of the tuples (1 to %d)", (int)(k + 1),
+               (int)keys[k], (int)columns);
       return;
     }
 
@@ -340,8 +330,8 @@ static void run_sort(const char *call, const char *m_name, const sint *handle, c
   if (!ok) report(call, GSR_ERR_INTERNAL, "out of memory to sort %zu tuples", count);
 }
 
-static void run_ituple_sort(const sint *handle, sint *tuples, const sint *m, const sint *n,
-                            const sint *keys, const sint *nkey) {
+static void run_ituple_sort(const sint *handle, sint *tuples, const sint *m, const sint *n, const sint *keys,
+                            const sint *nkey) {
   const sint none = 0;
   if (*m < 1) {
     if (find_router(*handle, "crystal_ituple_sort"))
@@ -352,9 +342,8 @@ static void run_ituple_sort(const sint *handle, sint *tuples, const sint *m, con
   run_sort("crystal_ituple_sort", "m", handle, n, tuples, m, NULL, &none, NULL, &none, keys, nkey);
 }
 
-static void run_tuple_sort(const sint *handle, const sint *n, sint *vi, const sint *mi,
-                           slong *vl, const sint *ml, double *vr, const sint *mr,
-                           const sint *keys, const sint *nkey) {
+static void run_tuple_sort(const sint *handle, const sint *n, sint *vi, const sint *mi, slong *vl, const sint *ml,
+                           double *vr, const sint *mr, const sint *keys, const sint *nkey) {
   run_sort("crystal_tuple_sort", "mi", handle, n, vi, mi, vl, ml, vr, mr, keys, nkey);
 }
 
@@ -366,22 +355,22 @@ static void run_tuple_sort(const sint *handle, const sint *n, sint *vi, const si
   void fgslib_##name##_ params { impl args; }   \
   void name##_ params { impl args; }
 
-GSLIB_FORTRAN(crystal_setup, run_setup, (sint *handle, const MPI_Fint *comm, const sint *np),
-              (handle, comm, np))
+// A parameter list as a macro argument reads as a product to clang-format: `sint * handle`.
+// clang-format off
+GSLIB_FORTRAN(crystal_setup, run_setup, (sint *handle, const MPI_Fint *comm, const sint *np), (handle, comm, np))
+// clang-format on
 GSLIB_FORTRAN(crystal_ituple_transfer, run_ituple_transfer,
-              (const sint *handle, sint *tuples, const sint *m, sint *n, const sint *max,
-               const sint *kp),
+              (const sint *handle, sint *tuples, const sint *m, sint *n, const sint *max, const sint *kp),
               (handle, tuples, m, n, max, kp))
 GSLIB_FORTRAN(crystal_tuple_transfer, run_tuple_transfer,
-              (const sint *handle, sint *n, const sint *max, sint *vi, const sint *mi, slong *vl,
-               const sint *ml, double *vr, const sint *mr, const sint *kp),
+              (const sint *handle, sint *n, const sint *max, sint *vi, const sint *mi, slong *vl, const sint *ml,
+               double *vr, const sint *mr, const sint *kp),
               (handle, n, max, vi, mi, vl, ml, vr, mr, kp))
 GSLIB_FORTRAN(crystal_ituple_sort, run_ituple_sort,
-              (const sint *handle, sint *tuples, const sint *m, const sint *n, const sint *keys,
-               const sint *nkey),
+              (const sint *handle, sint *tuples, const sint *m, const sint *n, const sint *keys, const sint *nkey),
               (handle, tuples, m, n, keys, nkey))
 GSLIB_FORTRAN(crystal_tuple_sort, run_tuple_sort,
-              (const sint *handle, const sint *n, sint *vi, const sint *mi, slong *vl,
-               const sint *ml, double *vr, const sint *mr, const sint *keys, const sint *nkey),
+              (const sint *handle, const sint *n, sint *vi, const sint *mi, slong *vl, const sint *ml, double *vr,
+               const sint *mr, const sint *keys, const sint *nkey),
               (handle, n, vi, mi, vl, ml, vr, mr, keys, nkey))
 GSLIB_FORTRAN(crystal_free, run_free, (const sint *handle), (handle))

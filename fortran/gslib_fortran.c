@@ -53,8 +53,8 @@ static int module_handle(sint g, const char *call) {
 /* gslib's setup always checks np against the communicator and prints its statistics;
  * this one checks np the same way and prints gsr's one-line summary from rank 0 instead
  * (GSR_QUIET=1 silences it). A failed setup (return mode) gives -1. */
-static void run_setup_pick(sint *handle, const slong *id, const sint *n, const MPI_Fint *comm,
-                           const sint *np, const sint *method, const char *call) {
+static void run_setup_pick(sint *handle, const slong *id, const sint *n, const MPI_Fint *comm, const sint *np,
+                           const sint *method, const char *call) {
   *handle = -1;
   const int h = gsr_f_setup(id, *n, (int)*comm, 1, *np, 0, *method, 1, call);
   if (!h) return;
@@ -67,27 +67,24 @@ static void run_setup_pick(sint *handle, const slong *id, const sint *n, const M
   *handle = g;
 }
 
-static void run_setup(sint *handle, const slong *id, const sint *n, const MPI_Fint *comm,
-                      const sint *np) {
+static void run_setup(sint *handle, const slong *id, const sint *n, const MPI_Fint *comm, const sint *np) {
   const sint method = gs_auto;
   run_setup_pick(handle, id, n, comm, np, &method, "gs_setup");
 }
 
-static void run_op(const sint *handle, void *u, const sint *dom, const sint *op,
-                   const sint *transpose) {
+static void run_op(const sint *handle, void *u, const sint *dom, const sint *op, const sint *transpose) {
   const int h = module_handle(*handle, "gs_op");
   if (h) gsr_f_op(h, u, *dom, *op, *transpose, "gs_op");
 }
 
-static void run_op_vec(const sint *handle, void *u, const sint *d, const sint *dom,
-                       const sint *op, const sint *transpose) {
+static void run_op_vec(const sint *handle, void *u, const sint *d, const sint *dom, const sint *op,
+                       const sint *transpose) {
   const int h = module_handle(*handle, "gs_op_vec");
   if (h) gsr_f_vec(h, u, *d, *dom, *op, *transpose, "gs_op_vec");
 }
 
-static void run_op_many(const sint *handle, void *u1, void *u2, void *u3, void *u4, void *u5,
-                        void *u6, const sint *d, const sint *dom, const sint *op,
-                        const sint *transpose) {
+static void run_op_many(const sint *handle, void *u1, void *u2, void *u3, void *u4, void *u5, void *u6, const sint *d,
+                        const sint *dom, const sint *op, const sint *transpose) {
   const int h = module_handle(*handle, "gs_op_many");
   if (h) gsr_f_many(h, u1, u2, u3, u4, u5, u6, *d, *dom, *op, *transpose, "gs_op_many");
 }
@@ -96,18 +93,23 @@ static void run_op_many(const sint *handle, void *u1, void *u2, void *u3, void *
  * then reports). */
 static size_t element_size(sint dom) {
   switch (dom) {
-    case 1: return sizeof(double);
-    case 2: return sizeof(sint);
-    case 3: return sizeof(slong);
-    case 4: return sizeof(float);
-    default: return 0;
+    case 1:
+      return sizeof(double);
+    case 2:
+      return sizeof(sint);
+    case 3:
+      return sizeof(slong);
+    case 4:
+      return sizeof(float);
+    default:
+      return 0;
   }
 }
 
 /* n fields, field i starting `stride` elements of dom after field i - 1, six per exchange
  * (the module's gs_many takes at most six arrays). n <= 0 does nothing, as in gslib. */
-static void run_op_fields(const sint *handle, void *u, const sint *stride, const sint *n,
-                          const sint *dom, const sint *op, const sint *transpose) {
+static void run_op_fields(const sint *handle, void *u, const sint *stride, const sint *n, const sint *dom,
+                          const sint *op, const sint *transpose) {
   const char *call = "gs_op_fields";
   const int h = module_handle(*handle, call);
   if (!h || *n <= 0) return;
@@ -116,32 +118,28 @@ static void run_op_fields(const sint *handle, void *u, const sint *stride, const
     void *fields[6] = {NULL, NULL, NULL, NULL, NULL, NULL};
     const int k = *n - first < 6 ? (int)(*n - first) : 6;
     for (int i = 0; i < k; ++i) fields[i] = (char *)u + (ptrdiff_t)(first + i) * step;
-    gsr_f_many(h, fields[0], fields[1], fields[2], fields[3], fields[4], fields[5], k, *dom,
-               *op, *transpose, call);
+    gsr_f_many(h, fields[0], fields[1], fields[2], fields[3], fields[4], fields[5], k, *dom, *op, *transpose, call);
     if (gsr_get_error_mode() == GSR_ERRORS_RETURN && gsr_last_error() != GSR_SUCCESS) return;
   }
 }
 
 /* The non-blocking starts store the module's request (0 after an error) in *request. */
-static void run_iop(const sint *handle, void *u, const sint *dom, const sint *op,
-                    const sint *transpose, sint *request) {
+static void run_iop(const sint *handle, void *u, const sint *dom, const sint *op, const sint *transpose,
+                    sint *request) {
   const int h = module_handle(*handle, "igs_op");
   *request = h ? gsr_f_iop(h, u, *dom, *op, *transpose, "igs_op") : 0;
 }
 
-static void run_iop_vec(const sint *handle, void *u, const sint *d, const sint *dom,
-                        const sint *op, const sint *transpose, sint *request) {
+static void run_iop_vec(const sint *handle, void *u, const sint *d, const sint *dom, const sint *op,
+                        const sint *transpose, sint *request) {
   const int h = module_handle(*handle, "igs_op_vec");
   *request = h ? gsr_f_ivec(h, u, *d, *dom, *op, *transpose, "igs_op_vec") : 0;
 }
 
-static void run_iop_many(const sint *handle, void *u1, void *u2, void *u3, void *u4, void *u5,
-                         void *u6, const sint *d, const sint *dom, const sint *op,
-                         const sint *transpose, sint *request) {
+static void run_iop_many(const sint *handle, void *u1, void *u2, void *u3, void *u4, void *u5, void *u6, const sint *d,
+                         const sint *dom, const sint *op, const sint *transpose, sint *request) {
   const int h = module_handle(*handle, "igs_op_many");
-  *request = h ? gsr_f_imany(h, u1, u2, u3, u4, u5, u6, *d, *dom, *op, *transpose,
-                             "igs_op_many")
-               : 0;
+  *request = h ? gsr_f_imany(h, u1, u2, u3, u4, u5, u6, *d, *dom, *op, *transpose, "igs_op_many") : 0;
 }
 
 static void run_op_wait(const sint *request) { gsr_f_wait(*request, "gs_op_wait"); }
@@ -169,8 +167,7 @@ static void run_unique(slong *id, const sint *n, const MPI_Fint *comm, const sin
     return;
   }
   char what[128];
-  snprintf(what, sizeof what, "np = %d, but the communicator has %d rank%s", (int)*np, size,
-           size == 1 ? "" : "s");
+  snprintf(what, sizeof what, "np = %d, but the communicator has %d rank%s", (int)*np, size, size == 1 ? "" : "s");
   const int local = *np == size ? GSR_SUCCESS : GSR_ERR_INVALID_ARGUMENT;
   if (local != GSR_SUCCESS && gsr_get_error_mode() == GSR_ERRORS_ABORT) {
     gsr_shim_fail(local, call, what); /* aborts the job */
@@ -200,48 +197,42 @@ static void run_unique(slong *id, const sint *n, const MPI_Fint *comm, const sin
   void fgslib_##name##_ params { impl args; }   \
   void name##_ params { impl args; }
 
+// A parameter list as a macro argument reads as a product to clang-format: `sint * handle`.
+// clang-format off
 GSLIB_FORTRAN(gs_setup, run_setup,
-              (sint *handle, const slong *id, const sint *n, const MPI_Fint *comm,
-               const sint *np),
+              (sint *handle, const slong *id, const sint *n, const MPI_Fint *comm, const sint *np),
               (handle, id, n, comm, np))
 GSLIB_FORTRAN(gs_setup_pick, run_setup_pick,
-              (sint *handle, const slong *id, const sint *n, const MPI_Fint *comm,
-               const sint *np, const sint *method),
+              (sint *handle, const slong *id, const sint *n, const MPI_Fint *comm, const sint *np, const sint *method),
               (handle, id, n, comm, np, method, "gs_setup_pick"))
-GSLIB_FORTRAN(gs_op, run_op,
-              (const sint *handle, void *u, const sint *dom, const sint *op,
-               const sint *transpose),
+// clang-format on
+GSLIB_FORTRAN(gs_op, run_op, (const sint *handle, void *u, const sint *dom, const sint *op, const sint *transpose),
               (handle, u, dom, op, transpose))
 GSLIB_FORTRAN(gs_op_vec, run_op_vec,
-              (const sint *handle, void *u, const sint *d, const sint *dom, const sint *op,
-               const sint *transpose),
+              (const sint *handle, void *u, const sint *d, const sint *dom, const sint *op, const sint *transpose),
               (handle, u, d, dom, op, transpose))
 GSLIB_FORTRAN(gs_op_many, run_op_many,
-              (const sint *handle, void *u1, void *u2, void *u3, void *u4, void *u5,
-               void *u6, const sint *d, const sint *dom, const sint *op,
-               const sint *transpose),
+              (const sint *handle, void *u1, void *u2, void *u3, void *u4, void *u5, void *u6, const sint *d,
+               const sint *dom, const sint *op, const sint *transpose),
               (handle, u1, u2, u3, u4, u5, u6, d, dom, op, transpose))
 GSLIB_FORTRAN(gs_op_fields, run_op_fields,
-              (const sint *handle, void *u, const sint *stride, const sint *n,
-               const sint *dom, const sint *op, const sint *transpose),
+              (const sint *handle, void *u, const sint *stride, const sint *n, const sint *dom, const sint *op,
+               const sint *transpose),
               (handle, u, stride, n, dom, op, transpose))
 GSLIB_FORTRAN(igs_op, run_iop,
-              (const sint *handle, void *u, const sint *dom, const sint *op,
-               const sint *transpose, sint *request),
+              (const sint *handle, void *u, const sint *dom, const sint *op, const sint *transpose, sint *request),
               (handle, u, dom, op, transpose, request))
 GSLIB_FORTRAN(igs_op_vec, run_iop_vec,
-              (const sint *handle, void *u, const sint *d, const sint *dom, const sint *op,
-               const sint *transpose, sint *request),
+              (const sint *handle, void *u, const sint *d, const sint *dom, const sint *op, const sint *transpose,
+               sint *request),
               (handle, u, d, dom, op, transpose, request))
 GSLIB_FORTRAN(igs_op_many, run_iop_many,
-              (const sint *handle, void *u1, void *u2, void *u3, void *u4, void *u5,
-               void *u6, const sint *d, const sint *dom, const sint *op,
-               const sint *transpose, sint *request),
+              (const sint *handle, void *u1, void *u2, void *u3, void *u4, void *u5, void *u6, const sint *d,
+               const sint *dom, const sint *op, const sint *transpose, sint *request),
               (handle, u1, u2, u3, u4, u5, u6, d, dom, op, transpose, request))
 GSLIB_FORTRAN(gs_op_wait, run_op_wait, (const sint *request), (request))
 GSLIB_FORTRAN(gs_free, run_free_handle, (const sint *handle), (handle))
-GSLIB_FORTRAN(gs_unique, run_unique,
-              (slong *id, const sint *n, const MPI_Fint *comm, const sint *np),
+GSLIB_FORTRAN(gs_unique, run_unique, (slong * id, const sint *n, const MPI_Fint *comm, const sint *np),
               (id, n, comm, np))
 
 /* gslib's C access to a Fortran handle: the struct gs_data * behind gslib handle g, for C

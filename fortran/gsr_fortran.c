@@ -133,21 +133,35 @@ static int finish_start(int r, struct request *req) {
 static int to_dom(int dom, gs_dom *out) {
   switch (dom) {
 #define GSR_FORTRAN_DOMAIN(type, domain, name, gs_code, fortran_code) \
-  case fortran_code: *out = gs_code; return 1;
+  case fortran_code:                                                  \
+    *out = gs_code;                                                   \
+    return 1;
     GSR_FOR_EACH_DOMAIN(GSR_FORTRAN_DOMAIN)
 #undef GSR_FORTRAN_DOMAIN
-    default: return 0;
+    default:
+      return 0;
   }
 }
 
 static int to_op(int op, gs_op *out) {
   switch (op) {
-    case 1: *out = gs_add; return 1;
-    case 2: *out = gs_mul; return 1;
-    case 3: *out = gs_min; return 1;
-    case 4: *out = gs_max; return 1;
-    case 5: *out = gs_bpr; return 1;
-    default: return 0;
+    case 1:
+      *out = gs_add;
+      return 1;
+    case 2:
+      *out = gs_mul;
+      return 1;
+    case 3:
+      *out = gs_min;
+      return 1;
+    case 4:
+      *out = gs_max;
+      return 1;
+    case 5:
+      *out = gs_bpr;
+      return 1;
+    default:
+      return 0;
   }
 }
 
@@ -165,8 +179,7 @@ static void fail_operation(struct gs_data *gsh, const char *call, int dom, int k
 
 /* Converts everything an operation needs; 0 (after reporting) when anything is wrong. */
 /* k: the call's components (1 for gs_op). */
-static int prepare(int h, int dom, int op, int k, const char *call, struct gs_data **gsh,
-                   gs_dom *c_dom, gs_op *c_op) {
+static int prepare(int h, int dom, int op, int k, const char *call, struct gs_data **gsh, gs_dom *c_dom, gs_op *c_op) {
   *gsh = find_handle(h, call);
   if (!*gsh) return 0;
   if (!to_dom(dom, c_dom)) {
@@ -174,8 +187,7 @@ static int prepare(int h, int dom, int op, int k, const char *call, struct gs_da
     return 0;
   }
   if (!to_op(op, c_op)) {
-    fail_operation(*gsh, call, (int)*c_dom, k, "unknown op code %d (1 = sum, 2 = mult, 3 = min, 4 = max, 5 = bpr)",
-                   op);
+    fail_operation(*gsh, call, (int)*c_dom, k, "unknown op code %d (1 = sum, 2 = mult, 3 = min, 4 = max, 5 = bpr)", op);
     return 0;
   }
   return 1;
@@ -188,8 +200,8 @@ static int check_components(struct gs_data *gsh, int k, gs_dom c_dom, const char
 }
 
 /* Collects u1..uk into arrays[]; an absent array among the first k is an error. */
-static int gather_arrays(struct gs_data *gsh, int k, gs_dom c_dom, void *u1, void *u2, void *u3, void *u4,
-                         void *u5, void *u6, void **arrays, const char *call) {
+static int gather_arrays(struct gs_data *gsh, int k, gs_dom c_dom, void *u1, void *u2, void *u3, void *u4, void *u5,
+                         void *u6, void **arrays, const char *call) {
   void *given[GSR_F_MAX_MANY] = {u1, u2, u3, u4, u5, u6};
   if (k < 1 || k > GSR_F_MAX_MANY) {
     fail_operation(gsh, call, (int)c_dom, k, "k = %d, but between 1 and 6 arrays can be passed", k);
@@ -244,8 +256,8 @@ static int agree_on_arguments(MPI_Comm comm, int local, const char *what, const 
 
 /* Returns the new Fortran handle, or 0 after an error. The argument checks are agreed on
  * by all ranks before the collective setup starts, so no rank is left waiting in it. */
-int gsr_f_setup(const slong *id, int n, int fcomm, int check_np, int np, int unique,
-                int method, int verbose, const char *call) {
+int gsr_f_setup(const slong *id, int n, int fcomm, int check_np, int np, int unique, int method, int verbose,
+                const char *call) {
   MPI_Comm mpi_comm;
   if (!to_comm(fcomm, &mpi_comm, call)) return 0;
 
@@ -259,8 +271,7 @@ int gsr_f_setup(const slong *id, int n, int fcomm, int check_np, int np, int uni
   int local = GSR_SUCCESS;
   if (check_np && np != size) {
     local = GSR_ERR_INVALID_ARGUMENT;
-    snprintf(what, sizeof what, "np = %d, but the communicator has %d rank%s", np, size,
-             size == 1 ? "" : "s");
+    snprintf(what, sizeof what, "np = %d, but the communicator has %d rank%s", np, size, size == 1 ? "" : "s");
   } else if (n < 0) {
     local = GSR_ERR_INVALID_ARGUMENT;
     snprintf(what, sizeof what, "n = %d is negative", n);
@@ -268,7 +279,8 @@ int gsr_f_setup(const slong *id, int n, int fcomm, int check_np, int np, int uni
     local = GSR_ERR_INVALID_ARGUMENT;
     snprintf(what, sizeof what,
              "unknown method code %d (0 = auto, 1 = pairwise, 2 = crystal router, "
-             "3 = allreduce, 4 = neighbor)", method);
+             "3 = allreduce, 4 = neighbor)",
+             method);
   }
 
   if (!agree_on_arguments(mpi_comm, local, what, call)) return 0;
@@ -276,8 +288,7 @@ int gsr_f_setup(const slong *id, int n, int fcomm, int check_np, int np, int uni
   struct comm c = {0, 0, MPI_COMM_NULL};
   comm_init(&c, mpi_comm);
   c_call_begin(call);
-  struct gs_data *gsh =
-      gs_setup(id, (uint)n, &c, unique, (gs_method)method, verbose);
+  struct gs_data *gsh = gs_setup(id, (uint)n, &c, unique, (gs_method)method, verbose);
   const int failed = c_call_end();
   comm_free(&c);
   if (failed || !gsh) {
@@ -321,7 +332,9 @@ void gsr_f_free(int h) {
   gsr_table_release(&handles, h - 1, c_call_end() == GSR_SUCCESS ? NULL : gsh);
 }
 
-struct gs_data *gsr_f_handle_data(int h, const char *call) { return find_handle(h, call); }
+struct gs_data *gsr_f_handle_data(int h, const char *call) {
+  return find_handle(h, call);
+}
 
 const char *gsr_f_method_name(int h) {
   const char *call = "gsr_method_name";
@@ -356,8 +369,8 @@ void gsr_f_vec(int h, void *u, int k, int dom, int op, int transpose, const char
   c_call_end();
 }
 
-void gsr_f_many(int h, void *u1, void *u2, void *u3, void *u4, void *u5, void *u6, int k,
-                int dom, int op, int transpose, const char *call) {
+void gsr_f_many(int h, void *u1, void *u2, void *u3, void *u4, void *u5, void *u6, int k, int dom, int op,
+                int transpose, const char *call) {
   struct gs_data *gsh;
   gs_dom c_dom;
   gs_op c_op;
@@ -404,8 +417,8 @@ int gsr_f_ivec(int h, void *u, int k, int dom, int op, int transpose, const char
   return finish_start(r, req);
 }
 
-int gsr_f_imany(int h, void *u1, void *u2, void *u3, void *u4, void *u5, void *u6, int k,
-                int dom, int op, int transpose, const char *call) {
+int gsr_f_imany(int h, void *u1, void *u2, void *u3, void *u4, void *u5, void *u6, int k, int dom, int op,
+                int transpose, const char *call) {
   struct gs_data *gsh;
   gs_dom c_dom;
   gs_op c_op;
@@ -431,8 +444,7 @@ int gsr_f_imany(int h, void *u1, void *u2, void *u3, void *u4, void *u5, void *u
 void gsr_f_wait(int r, const char *call) {
   struct request *req = r >= 1 ? gsr_table_take(&requests, r - 1) : NULL;
   if (!req) {
-    fail(GSR_ERR_STATE, call, "request %d is not in flight (never started or already waited on)",
-         r);
+    fail(GSR_ERR_STATE, call, "request %d is not in flight (never started or already waited on)", r);
     return;
   }
   c_call_begin(call);
@@ -461,8 +473,8 @@ int gsr_f_transfer(const void *records, int64_t count, int64_t record_bytes, con
   if (!to_comm(fcomm, &comm, call)) return gsr_f_last_error();
   size_t got = 0;
   c_call_begin(call);
-  gsr_shim_transfer(records, (size_t)count, (size_t)record_bytes, destinations, (size_t)destination_count, comm,
-                    method, received, sources, &got, stats);
+  gsr_shim_transfer(records, (size_t)count, (size_t)record_bytes, destinations, (size_t)destination_count, comm, method,
+                    received, sources, &got, stats);
   const int code = c_call_end();
   *received_count = (int64_t)got;
   return code;
@@ -471,16 +483,16 @@ int gsr_f_transfer(const void *records, int64_t count, int64_t record_bytes, con
 /* The root's counts (counts_count of them) and the length of its data (data_count values)
  * are checked by the scatter itself, on every rank (E-SG-COUNTS-NUMBER, E-SG-COUNTS-SUM). */
 int gsr_f_scatter(const void *data, int64_t data_count, const int64_t *counts, int64_t counts_count,
-                  int64_t value_bytes, int root, int fcomm, void **block, int64_t *count,
-                  gsr_tree_stats *stats, const char *call) {
+                  int64_t value_bytes, int root, int fcomm, void **block, int64_t *count, gsr_tree_stats *stats,
+                  const char *call) {
   *block = NULL;
   *count = 0;
   MPI_Comm comm;
   if (!to_comm(fcomm, &comm, call)) return gsr_f_last_error();
   size_t got = 0;
   c_call_begin(call);
-  gsr_shim_scatter(data, (size_t)data_count, counts, (size_t)counts_count, (size_t)value_bytes, root, comm, block,
-                   &got, stats);
+  gsr_shim_scatter(data, (size_t)data_count, counts, (size_t)counts_count, (size_t)value_bytes, root, comm, block, &got,
+                   stats);
   const int code = c_call_end();
   *count = (int64_t)got;
   return code;

@@ -8,20 +8,20 @@
 
 #include <stdint.h>
 
-int gsr_f_setup(const slong *id, int n, int fcomm, int check_np, int np, int unique,
-                int method, int verbose, const char *call);
+int gsr_f_setup(const slong *id, int n, int fcomm, int check_np, int np, int unique, int method, int verbose,
+                const char *call);
 void gsr_f_unique(slong *id, int n, int fcomm);
 void gsr_f_free(int h);
 /* The struct gs_data * behind module handle h; NULL, after reporting, if h is not live. */
 struct gs_data *gsr_f_handle_data(int h, const char *call);
 void gsr_f_op(int h, void *u, int dom, int op, int transpose, const char *call);
 void gsr_f_vec(int h, void *u, int k, int dom, int op, int transpose, const char *call);
-void gsr_f_many(int h, void *u1, void *u2, void *u3, void *u4, void *u5, void *u6, int k,
-                int dom, int op, int transpose, const char *call);
+void gsr_f_many(int h, void *u1, void *u2, void *u3, void *u4, void *u5, void *u6, int k, int dom, int op,
+                int transpose, const char *call);
 int gsr_f_iop(int h, void *u, int dom, int op, int transpose, const char *call);
 int gsr_f_ivec(int h, void *u, int k, int dom, int op, int transpose, const char *call);
-int gsr_f_imany(int h, void *u1, void *u2, void *u3, void *u4, void *u5, void *u6, int k,
-                int dom, int op, int transpose, const char *call);
+int gsr_f_imany(int h, void *u1, void *u2, void *u3, void *u4, void *u5, void *u6, int k, int dom, int op,
+                int transpose, const char *call);
 void gsr_f_wait(int r, const char *call);
 
 /* A bad argument found by a shim before a record transfer on `comm`: takes part in the other

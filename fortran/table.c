@@ -68,9 +68,7 @@ int gsr_table_reserve(struct gsr_table *table) {
   return index;
 }
 
-int gsr_table_count(const struct gsr_table *table) {
-  return atomic_load_explicit(&table->count, memory_order_acquire);
-}
+int gsr_table_count(const struct gsr_table *table) { return atomic_load_explicit(&table->count, memory_order_acquire); }
 
 void *gsr_table_get(const struct gsr_table *table, int index) {
   if (index < 0 || index >= gsr_table_count(table)) return NULL;

@@ -23,12 +23,13 @@
 
 struct gsr_table {
   _Atomic(_Atomic(void *) *) chunks[GSR_TABLE_CHUNKS];
-  atomic_int count; /* slots handed out so far: indices 0 .. count - 1 */
+  atomic_int count;        /* slots handed out so far: indices 0 .. count - 1 */
   pthread_mutex_t growing; /* taken by gsr_table_append and gsr_table_reserve only */
 };
 
 /* For a table of static storage: `static struct gsr_table t = GSR_TABLE_INITIALIZER;`. */
-#define GSR_TABLE_INITIALIZER {{NULL}, 0, PTHREAD_MUTEX_INITIALIZER}
+#define GSR_TABLE_INITIALIZER \
+  { {NULL}, 0, PTHREAD_MUTEX_INITIALIZER }
 
 /* Puts `value` (not NULL) in a new slot after all others; its index, or -1 when memory (or
  * the index space) is exhausted. */

@@ -7,8 +7,7 @@ namespace poisson {
 
 namespace {
 
-gsr::Handle timed_setup(std::span<const std::int64_t> ids, MPI_Comm comm, gsr::SetupOptions options,
-                        double& seconds) {
+gsr::Handle timed_setup(std::span<const std::int64_t> ids, MPI_Comm comm, gsr::SetupOptions options, double& seconds) {
   const double start = MPI_Wtime();
   gsr::Handle handle(ids, comm, options);
   seconds = MPI_Wtime() - start;
@@ -17,8 +16,7 @@ gsr::Handle timed_setup(std::span<const std::int64_t> ids, MPI_Comm comm, gsr::S
 
 }  // namespace
 
-Assembly::Assembly(std::span<const std::int64_t> ids, MPI_Comm comm, gsr::SetupOptions options,
-                   DotWeights weights)
+Assembly::Assembly(std::span<const std::int64_t> ids, MPI_Comm comm, gsr::SetupOptions options, DotWeights weights)
     : comm_(comm), handle_(timed_setup(ids, comm, options, setup_seconds_)), weights_(ids.size(), 1.0) {
   // The weights are part of the setup: not counted with the solver's gs calls.
   const double start = MPI_Wtime();
@@ -50,8 +48,8 @@ double Assembly::dot(std::span<const double> a, std::span<const double> b) const
   return global;
 }
 
-std::array<double, 2> Assembly::dot2(std::span<const double> a, std::span<const double> b,
-                                     std::span<const double> c, std::span<const double> d) const {
+std::array<double, 2> Assembly::dot2(std::span<const double> a, std::span<const double> b, std::span<const double> c,
+                                     std::span<const double> d) const {
   std::array<double, 2> local{0, 0}, global{0, 0};
   for (std::size_t i = 0; i < a.size(); ++i) {
     local[0] += weights_[i] * a[i] * b[i];

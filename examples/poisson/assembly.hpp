@@ -33,8 +33,8 @@ public:
 
   double dot(std::span<const double> a, std::span<const double> b) const;
   /// Two inner products with one reduction: {a.b, c.d}.
-  std::array<double, 2> dot2(std::span<const double> a, std::span<const double> b,
-                             std::span<const double> c, std::span<const double> d) const;
+  std::array<double, 2> dot2(std::span<const double> a, std::span<const double> b, std::span<const double> c,
+                             std::span<const double> d) const;
 
   /// The per-entry weights dot() uses (sum over all ranks of the weights = global nodes).
   const std::vector<double>& weights() const noexcept { return weights_; }

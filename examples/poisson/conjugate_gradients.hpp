@@ -15,8 +15,9 @@ struct CgOperators {
   std::function<void(std::span<const double> in, std::span<double> out)> precondition;  // out = M^-1 in
   std::function<double(std::span<const double>, std::span<const double>)> dot;
   /// {a.b, c.d} with one global reduction (saves a collective per iteration).
-  std::function<std::array<double, 2>(std::span<const double>, std::span<const double>,
-                                      std::span<const double>, std::span<const double>)> dot2;
+  std::function<std::array<double, 2>(std::span<const double>, std::span<const double>, std::span<const double>,
+                                      std::span<const double>)>
+      dot2;
 };
 
 struct CgOptions {

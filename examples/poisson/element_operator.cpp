@@ -25,8 +25,7 @@ int power(int base, int exponent) {
 
 }  // namespace
 
-void ElementOperator::sweep(const Eigen::MatrixXd& m, int axis, const double* u, double* out,
-                            bool accumulate) const {
+void ElementOperator::sweep(const Eigen::MatrixXd& m, int axis, const double* u, double* out, bool accumulate) const {
   using Eigen::Map;
   using Eigen::MatrixXd;
   const int n1 = n1_;
@@ -34,8 +33,10 @@ void ElementOperator::sweep(const Eigen::MatrixXd& m, int axis, const double* u,
   // along axis 0, and an n1^(d-1) x n1 matrix whose rows run along the last axis; the
   // middle axis of 3-D is the last axis of each z-slice.
   auto assign = [accumulate](auto&& target, auto&& value) {
-    if (accumulate) target.noalias() += value;
-    else target.noalias() = value;
+    if (accumulate)
+      target.noalias() += value;
+    else
+      target.noalias() = value;
   };
   if (axis == 0) {
     const int columns = nodes_ / n1;
@@ -52,9 +53,8 @@ void ElementOperator::sweep(const Eigen::MatrixXd& m, int axis, const double* u,
 
 ElementOperator::ElementOperator(int dim, const GllRule& rule, std::size_t elements,
                                  std::span<const double> coordinates)
-    : dim_(dim), n1_(rule.order + 1), nodes_(power(rule.order + 1, dim)),
-      factors_(dim == 2 ? 3 : 6), elements_(elements), d_(rule.derivative),
-      dt_(rule.derivative.transpose()) {
+    : dim_(dim), n1_(rule.order + 1), nodes_(power(rule.order + 1, dim)), factors_(dim == 2 ? 3 : 6),
+      elements_(elements), d_(rule.derivative), dt_(rule.derivative.transpose()) {
   if (dim != 2 && dim != 3) throw std::invalid_argument("element operator: dim must be 2 or 3");
   if (coordinates.size() != local_size() * dim)
     throw std::invalid_argument("element operator: expected " + std::to_string(local_size() * dim) +
@@ -78,8 +78,8 @@ ElementOperator::ElementOperator(int dim, const GllRule& rule, std::size_t eleme
       const double det = jacobian.determinant();
       if (!(det > 0))
         throw std::runtime_error("element operator: local element " + std::to_string(e) +
-                                 " has a non-positive Jacobian (" + std::to_string(det) +
-                                 ") at node " + std::to_string(p) + ": inverted or degenerate");
+                                 " has a non-positive Jacobian (" + std::to_string(det) + ") at node " +
+                                 std::to_string(p) + ": inverted or degenerate");
       double weight = 1;
       for (int a = 0, rest = p; a < dim; ++a, rest /= n1_) weight *= rule.weights[rest % n1_];
       const Eigen::Matrix3d inverse = jacobian.inverse();  // dr_a / dx_c

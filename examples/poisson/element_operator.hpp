@@ -47,12 +47,12 @@ public:
 
 private:
   int dim_;
-  int n1_;      // N + 1
-  int nodes_;   // (N+1)^dim
-  int factors_; // independent entries of the symmetric G: 3 in 2-D, 6 in 3-D
+  int n1_;       // N + 1
+  int nodes_;    // (N+1)^dim
+  int factors_;  // independent entries of the symmetric G: 3 in 2-D, 6 in 3-D
   std::size_t elements_;
   Eigen::MatrixXd d_, dt_;
-  std::vector<double> g_;    // [element][node][factor]: G_00, G_11, (G_22), G_01, (G_02, G_12)
+  std::vector<double> g_;  // [element][node][factor]: G_00, G_11, (G_22), G_01, (G_02, G_12)
   std::vector<double> mass_;
 
   // out (=, or += when accumulate) M applied along reference axis `axis` of one element.

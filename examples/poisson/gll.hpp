@@ -9,9 +9,9 @@
 namespace poisson {
 
 struct GllRule {
-  int order = 0;             // N
-  Eigen::VectorXd points;    // N+1 points, ascending, points[0] = -1, points[N] = 1
-  Eigen::VectorXd weights;   // exact for polynomials of degree <= 2N-1
+  int order = 0;               // N
+  Eigen::VectorXd points;      // N+1 points, ascending, points[0] = -1, points[N] = 1
+  Eigen::VectorXd weights;     // exact for polynomials of degree <= 2N-1
   Eigen::MatrixXd derivative;  // D(i, j) = l_j'(points[i]): (D u)_i = u'(points[i]) for u of degree <= N
 };
 

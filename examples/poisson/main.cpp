@@ -43,8 +43,7 @@ std::string default_output(const std::string& mesh) {
 }
 
 nlohmann::json report_json(const Arguments& args, const gsr::Mesh& mesh, const poisson::SolveReport& r,
-                           double read_seconds, double write_seconds, double total_seconds,
-                           const std::string& output) {
+                           double read_seconds, double write_seconds, double total_seconds, const std::string& output) {
   nlohmann::json j;
   j["mesh"] = args.mesh;
   j["dim"] = mesh.dim();
@@ -91,8 +90,8 @@ void print_report(const nlohmann::json& j) {
               j["solve_seconds"].get<double>(), j["gs_seconds"].get<double>(), j["gs_calls"].get<long>(),
               j["other_seconds"].get<double>());
   std::printf("  other time       read %.4f s, gs setup %.4f s, write %.4f s; total %.4f s\n",
-              j["read_seconds"].get<double>(), j["setup_seconds"].get<double>(),
-              j["write_seconds"].get<double>(), j["total_seconds"].get<double>());
+              j["read_seconds"].get<double>(), j["setup_seconds"].get<double>(), j["write_seconds"].get<double>(),
+              j["total_seconds"].get<double>());
   if (j["output"].is_null())
     std::printf("  solution         not written (--no-output)\n");
   else
@@ -119,8 +118,7 @@ int run(const Arguments& args, int rank) {
   if (!output.empty()) {
     std::vector<double> error(report.u.size());
     for (std::size_t i = 0; i < error.size(); ++i) error[i] = report.u[i] - report.exact[i];
-    poisson::write_solution(output, mesh, {{"u", report.u}, {"exact", report.exact}, {"error", error}},
-                            MPI_COMM_WORLD);
+    poisson::write_solution(output, mesh, {{"u", report.u}, {"exact", report.exact}, {"error", error}}, MPI_COMM_WORLD);
   }
   const double write_seconds = MPI_Wtime() - write_start;
   double total_seconds = MPI_Wtime() - start;
@@ -151,15 +149,20 @@ int main(int argc, char** argv) {
   auto* mesh = app.add_option("mesh", args.mesh, "gsr mesh file (HDF5) with coordinates")->check(CLI::ExistingFile);
   app.add_flag("--list-methods", args.list_methods, "print the concrete gs methods, one a line, and exit")
       ->excludes(mesh);
-  app.add_option("--tol", args.tolerance, "CG tolerance on ||r|| / ||b||")->capture_default_str()
+  app.add_option("--tol", args.tolerance, "CG tolerance on ||r|| / ||b||")
+      ->capture_default_str()
       ->check(CLI::PositiveNumber);
-  app.add_option("--max-iter", args.max_iterations, "CG iteration limit")->capture_default_str()
+  app.add_option("--max-iter", args.max_iterations, "CG iteration limit")
+      ->capture_default_str()
       ->check(CLI::PositiveNumber);
-  app.add_option("--method", args.method, "gs exchange method")->capture_default_str()
+  app.add_option("--method", args.method, "gs exchange method")
+      ->capture_default_str()
       ->check([](const std::string& name) {
-        return gsr::method_from_string(name) ? std::string() : "unknown method '" + name + "' (see --list-methods, or auto)";
+        return gsr::method_from_string(name) ? std::string()
+                                             : "unknown method '" + name + "' (see --list-methods, or auto)";
       });
-  app.add_option("--dot", args.dot, "how inner products count shared nodes")->capture_default_str()
+  app.add_option("--dot", args.dot, "how inner products count shared nodes")
+      ->capture_default_str()
       ->check(CLI::IsMember({"multiplicity", "owner"}));
   app.add_flag("--json", args.json, "print the report as one JSON object");
   app.add_flag("--verbose", args.verbose, "print gs setup statistics");

@@ -10,8 +10,7 @@
 
 namespace poisson {
 
-Box bounding_box(int dim, std::span<const double> coordinates, const std::array<double, 3>& periods,
-                 MPI_Comm comm) {
+Box bounding_box(int dim, std::span<const double> coordinates, const std::array<double, 3>& periods, MPI_Comm comm) {
   std::array<double, 6> local;  // -lo and hi, so one MPI_MAX reduces both
   local.fill(-std::numeric_limits<double>::max());
   for (std::size_t i = 0; i < coordinates.size(); ++i) {
@@ -41,8 +40,7 @@ Manufactured::Manufactured(const Box& box) : box_(box) {
     has_wall = has_wall || !box.periodic[a];
     extent = std::max(extent, length);
   }
-  if (!has_wall)
-    throw std::runtime_error("the mesh is periodic along every axis: the Dirichlet problem needs a wall");
+  if (!has_wall) throw std::runtime_error("the mesh is periodic along every axis: the Dirichlet problem needs a wall");
   tolerance_ = 1e-9 * extent;
 }
 
@@ -60,8 +58,7 @@ double Manufactured::source(const double* x) const {
 
 bool Manufactured::on_dirichlet_boundary(const double* x) const {
   for (int a = 0; a < box_.dim; ++a)
-    if (!box_.periodic[a] &&
-        (std::abs(x[a] - box_.lo[a]) <= tolerance_ || std::abs(x[a] - box_.hi[a]) <= tolerance_))
+    if (!box_.periodic[a] && (std::abs(x[a] - box_.lo[a]) <= tolerance_ || std::abs(x[a] - box_.hi[a]) <= tolerance_))
       return true;
   return false;
 }
@@ -73,8 +70,10 @@ std::string Manufactured::formula() const {
     if (a) text << ' ';
     const double length = box_.hi[a] - box_.lo[a];
     text << "sin(" << (box_.periodic[a] ? "2 pi " : "pi ");
-    if (box_.lo[a] == 0) text << names[a];
-    else text << '(' << names[a] << " - " << box_.lo[a] << ')';
+    if (box_.lo[a] == 0)
+      text << names[a];
+    else
+      text << '(' << names[a] << " - " << box_.lo[a] << ')';
     if (length != 1) text << '/' << length;
     text << ')';
   }

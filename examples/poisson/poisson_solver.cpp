@@ -127,9 +127,8 @@ SolveReport solve_poisson(const gsr::Mesh& mesh, MPI_Comm comm, const SolveOptio
   const double solve_start = MPI_Wtime();
 
   const GllRule rule = make_gll_rule(mesh.order());
-  auto element = on_all_ranks(comm, [&] {
-    return std::make_shared<ElementOperator>(dim, rule, mesh.local_elements(), mesh.coordinates);
-  });
+  auto element = on_all_ranks(
+      comm, [&] { return std::make_shared<ElementOperator>(dim, rule, mesh.local_elements(), mesh.coordinates); });
   const Manufactured problem(bounding_box(dim, mesh.coordinates, mesh.info.periods, comm));
   const std::vector<double> mask = dirichlet_mask(problem, mesh.coordinates, dim, gs);
   const std::vector<double> b = load_vector(problem, mesh.coordinates, dim, *element, mask, gs);

@@ -24,18 +24,18 @@ struct SolveOptions {
 };
 
 struct SolveReport {
-  std::vector<double> u;       // the solution, local layout (element after element)
-  std::vector<double> exact;   // the exact solution at the same nodes
+  std::vector<double> u;      // the solution, local layout (element after element)
+  std::vector<double> exact;  // the exact solution at the same nodes
   CgResult cg;
-  double max_error = 0;        // max over all nodes, all ranks, of |u - exact|
+  double max_error = 0;  // max over all nodes, all ranks, of |u - exact|
   std::int64_t global_nodes = 0;
   std::int64_t dirichlet_nodes = 0;
-  std::string formula;         // the exact solution, as text
+  std::string formula;  // the exact solution, as text
   gsr::Stats gs_stats;
   // Wall times, max over ranks.
-  double setup_seconds = 0;    // building the gs handle
-  double solve_seconds = 0;    // geometry, right-hand side, preconditioner and CG
-  double gs_seconds = 0;       // part of solve_seconds inside gs calls
+  double setup_seconds = 0;  // building the gs handle
+  double solve_seconds = 0;  // geometry, right-hand side, preconditioner and CG
+  double gs_seconds = 0;     // part of solve_seconds inside gs calls
   long gs_calls = 0;
 };
 

@@ -85,8 +85,8 @@ void write_xdmf(const std::string& path, const gsr::MeshInfo& info, const std::v
       << "      </Geometry>\n";
   for (const NodalField& field : fields)
     out << "      <Attribute Name=\"" << field.name << "\" AttributeType=\"Scalar\" Center=\"Node\">\n"
-        << "        <DataItem Dimensions=\"" << shape << "\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">"
-        << h5 << ":/solution/" << field.name << "</DataItem>\n"
+        << "        <DataItem Dimensions=\"" << shape << "\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">" << h5
+        << ":/solution/" << field.name << "</DataItem>\n"
         << "      </Attribute>\n";
   out << "    </Grid>\n  </Domain>\n</Xdmf>\n";
   out.close();
@@ -110,15 +110,14 @@ std::string append_fields(const std::string& path, const gsr::Mesh& mesh, const 
   for (const NodalField& field : fields) {
     const hsize_t shape[2] = {elements, nodes};
     H5Id space(H5Screate_simple(2, shape, nullptr));
-    H5Id dataset(H5Dcreate2(group.get(), field.name.c_str(), H5T_IEEE_F64LE, space.get(), H5P_DEFAULT,
-                            H5P_DEFAULT, H5P_DEFAULT));
+    H5Id dataset(H5Dcreate2(group.get(), field.name.c_str(), H5T_IEEE_F64LE, space.get(), H5P_DEFAULT, H5P_DEFAULT,
+                            H5P_DEFAULT));
     if (!dataset.ok()) return "cannot create dataset /solution/" + field.name;
     select_elements(space.get(), mesh.elements, nodes);
     const hsize_t local = field.values.size();
     H5Id memory(H5Screate_simple(1, &local, nullptr));
     if (local == 0) H5Sselect_none(memory.get());
-    if (H5Dwrite(dataset.get(), H5T_NATIVE_DOUBLE, memory.get(), space.get(), transfer.get(),
-                 field.values.data()) < 0)
+    if (H5Dwrite(dataset.get(), H5T_NATIVE_DOUBLE, memory.get(), space.get(), transfer.get(), field.values.data()) < 0)
       return "cannot write dataset /solution/" + field.name;
   }
 
@@ -133,8 +132,8 @@ std::string append_fields(const std::string& path, const gsr::Mesh& mesh, const 
   const int corners = mesh.dim() == 2 ? 4 : 8;
   const hsize_t cell_shape[2] = {static_cast<hsize_t>(total / corners), static_cast<hsize_t>(corners)};
   H5Id cell_space(H5Screate_simple(2, cell_shape, nullptr));
-  H5Id cell_set(H5Dcreate2(group.get(), "cells", H5T_STD_I64LE, cell_space.get(), H5P_DEFAULT, H5P_DEFAULT,
-                           H5P_DEFAULT));
+  H5Id cell_set(
+      H5Dcreate2(group.get(), "cells", H5T_STD_I64LE, cell_space.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
   if (!cell_set.ok()) return "cannot create dataset /solution/cells";
   const hsize_t mine = cells.size();
   H5Id cell_memory(H5Screate_simple(1, &mine, nullptr));
@@ -142,8 +141,7 @@ std::string append_fields(const std::string& path, const gsr::Mesh& mesh, const 
     H5Sselect_none(cell_space.get());
     H5Sselect_none(cell_memory.get());
   }
-  if (H5Dwrite(cell_set.get(), H5T_NATIVE_INT64, cell_memory.get(), cell_space.get(), transfer.get(),
-               cells.data()) < 0)
+  if (H5Dwrite(cell_set.get(), H5T_NATIVE_INT64, cell_memory.get(), cell_space.get(), transfer.get(), cells.data()) < 0)
     return "cannot write dataset /solution/cells";
   return "";
 }

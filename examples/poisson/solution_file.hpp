@@ -15,8 +15,8 @@
 namespace poisson {
 
 struct NodalField {
-  std::string name;               // dataset /solution/<name>
-  std::span<const double> values; // local layout, one value per local node
+  std::string name;                // dataset /solution/<name>
+  std::span<const double> values;  // local layout, one value per local node
 };
 
 /// Collective over comm. Throws std::runtime_error naming the file on any failure (on

@@ -15,10 +15,10 @@
 #ifndef GSR_DOMAINS_H
 #define GSR_DOMAINS_H
 
-#define GSR_FOR_EACH_DOMAIN(X)                      \
-  X(double, float64, "double", gs_double, 1)        \
-  X(float, float32, "float", gs_float, 4)           \
-  X(int32_t, int32, "int32", gs_int, 2)             \
+#define GSR_FOR_EACH_DOMAIN(X)               \
+  X(double, float64, "double", gs_double, 1) \
+  X(float, float32, "float", gs_float, 4)    \
+  X(int32_t, int32, "int32", gs_int, 2)      \
   X(int64_t, int64, "int64", gs_long_long, 3)
 
 #endif

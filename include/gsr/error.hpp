@@ -21,8 +21,7 @@ enum class ErrorCode : int {
 
 class Error : public std::runtime_error {
 public:
-  Error(ErrorCode code, const std::string& message)
-      : std::runtime_error(message), code_(code) {}
+  Error(ErrorCode code, const std::string& message) : std::runtime_error(message), code_(code) {}
   ErrorCode code() const noexcept { return code_; }
 
 private:

@@ -54,12 +54,12 @@ typedef int sint;
 #if defined(__GNUC__) && !defined(__cplusplus)
 __extension__ /* long long is C99; this keeps gcc/clang -std=c89 -pedantic quiet */
 #endif
-typedef long long slong;
+    typedef long long slong;
 #endif
 
 struct comm {
-  uint id, np;  /* this rank, number of ranks */
-  MPI_Comm c;   /* a duplicate owned by the struct */
+  uint id, np; /* this rank, number of ranks */
+  MPI_Comm c;  /* a duplicate owned by the struct */
 };
 void comm_init(struct comm *c, MPI_Comm mpi_comm);
 void comm_free(struct comm *c);
@@ -91,22 +91,18 @@ typedef enum GSR_ENUM_BASE { gs_auto, gs_pairwise, gs_crystal_router, gs_all_red
 
 struct gs_data;
 
-struct gs_data *gs_setup(const slong *id, uint n, const struct comm *comm, int unique,
-                         gs_method method, int verbose);
+struct gs_data *gs_setup(const slong *id, uint n, const struct comm *comm, int unique, gs_method method, int verbose);
 void gs(void *u, gs_dom dom, gs_op op, unsigned transpose, struct gs_data *gsh, buffer *buf);
-void gs_vec(void *u, unsigned k, gs_dom dom, gs_op op, unsigned transpose,
-            struct gs_data *gsh, buffer *buf);
-void gs_many(void *const *u, unsigned k, gs_dom dom, gs_op op, unsigned transpose,
-             struct gs_data *gsh, buffer *buf);
+void gs_vec(void *u, unsigned k, gs_dom dom, gs_op op, unsigned transpose, struct gs_data *gsh, buffer *buf);
+void gs_many(void *const *u, unsigned k, gs_dom dom, gs_op op, unsigned transpose, struct gs_data *gsh, buffer *buf);
 
 /* Non-blocking forms: start, do local work, then gs_wait(*handle). The arrays must not be
  * touched (at shared entries) until gs_wait returns. */
-void igs(void *u, gs_dom dom, gs_op op, unsigned transpose, struct gs_data *gsh,
-         buffer *buf, int *handle);
-void igs_vec(void *u, unsigned k, gs_dom dom, gs_op op, unsigned transpose,
-             struct gs_data *gsh, buffer *buf, int *handle);
-void igs_many(void *const *u, unsigned k, gs_dom dom, gs_op op, unsigned transpose,
-              struct gs_data *gsh, buffer *buf, int *handle);
+void igs(void *u, gs_dom dom, gs_op op, unsigned transpose, struct gs_data *gsh, buffer *buf, int *handle);
+void igs_vec(void *u, unsigned k, gs_dom dom, gs_op op, unsigned transpose, struct gs_data *gsh, buffer *buf,
+             int *handle);
+void igs_many(void *const *u, unsigned k, gs_dom dom, gs_op op, unsigned transpose, struct gs_data *gsh, buffer *buf,
+              int *handle);
 void gs_wait(int handle);
 
 void gs_unique(slong *id, uint n, const struct comm *comm);
@@ -155,8 +151,8 @@ enum { GSR_ERRORS_ABORT = 0, GSR_ERRORS_RETURN = 1 };
 
 void gsr_set_error_mode(int mode);
 int gsr_get_error_mode(void);
-int gsr_last_error(void);                  /* code of the most recent call; GSR_SUCCESS if it succeeded */
-const char *gsr_last_error_message(void);  /* "" if none */
+int gsr_last_error(void);                 /* code of the most recent call; GSR_SUCCESS if it succeeded */
+const char *gsr_last_error_message(void); /* "" if none */
 void gsr_clear_error(void);
 
 /* Method in use by a handle ("pairwise", "crystal_router", "allreduce", "neighbor"). */
@@ -173,14 +169,14 @@ const char *gsr_method_name(const struct gs_data *gsh);
 #include <type_traits>
 namespace gsr {
 namespace capi {
-struct gs_data *setup_long_ids(const long *id, uint n, const struct comm *comm, int unique,
-                               gs_method method, int verbose);
+struct gs_data *setup_long_ids(const long *id, uint n, const struct comm *comm, int unique, gs_method method,
+                               int verbose);
 void unique_long_ids(long *id, uint n, const struct comm *comm);
 } /* namespace capi */
 } /* namespace gsr */
 template <class Id, typename std::enable_if<std::is_same<Id, long>::value, int>::type = 0>
-inline struct gs_data *gs_setup(const Id *id, uint n, const struct comm *comm, int unique,
-                                gs_method method, int verbose) {
+inline struct gs_data *gs_setup(const Id *id, uint n, const struct comm *comm, int unique, gs_method method,
+                                int verbose) {
   return gsr::capi::setup_long_ids(id, n, comm, unique, method, verbose);
 }
 template <class Id, typename std::enable_if<std::is_same<Id, long>::value, int>::type = 0>

@@ -48,8 +48,7 @@ typedef MPI_Request comm_req;
 void *gsr_gslib_alloc(void *ptr, size_t count, size_t size, int zero, const char *file, unsigned line);
 #define tmalloc(type, count) ((type *)gsr_gslib_alloc(NULL, (count), sizeof(type), 0, __FILE__, __LINE__))
 #define tcalloc(type, count) ((type *)gsr_gslib_alloc(NULL, (count), sizeof(type), 1, __FILE__, __LINE__))
-#define trealloc(type, ptr, count) \
-  ((type *)gsr_gslib_alloc((ptr), (count), sizeof(type), 0, __FILE__, __LINE__))
+#define trealloc(type, ptr, count) ((type *)gsr_gslib_alloc((ptr), (count), sizeof(type), 0, __FILE__, __LINE__))
 
 #ifdef __cplusplus
 }

@@ -30,11 +30,11 @@ namespace gsr {
 /// The settings below `announce` left unset come from their environment variables, else
 /// their defaults (docs/configuration.md); set, the variable is not read.
 struct SetupOptions {
-  bool unique = false;               // behave as if make_unique() had been applied to the ids
-  Method method = Method::automatic; // with `automatic`, method_table or GSR_METHOD may name one
-  bool verbose = false;              // rank 0 prints summary() after setup
-  bool announce = false;             // rank 0 prints summary_line() after setup (gslib's
-                                     // entry points, where gslib prints its gs_setup lines)
+  bool unique = false;                // behave as if make_unique() had been applied to the ids
+  Method method = Method::automatic;  // with `automatic`, method_table or GSR_METHOD may name one
+  bool verbose = false;               // rank 0 prints summary() after setup
+  bool announce = false;              // rank 0 prints summary_line() after setup (gslib's
+                                      // entry points, where gslib prints its gs_setup lines)
   /// GSR_METHOD, read when `method` is automatic: a method name, or methods per call size
   /// ("crystal_router,pairwise:64": pairwise from 64 bytes per entry; docs/methods.md).
   std::string method_table;
@@ -74,9 +74,9 @@ struct PeerIds {
 /// What auto measured for one candidate: the maximum over ranks of the median time per call.
 struct MethodTiming {
   Method method = Method::pairwise;
-  double seconds_per_call = 0;  // negative: not measured (excluded; see reason)
-  double predicted_seconds = 0; // alpha-beta model prediction
-  std::string note;             // why excluded, if it was
+  double seconds_per_call = 0;   // negative: not measured (excluded; see reason)
+  double predicted_seconds = 0;  // alpha-beta model prediction
+  std::string note;              // why excluded, if it was
 };
 
 /// One range of auto's per-size table: `method` serves calls of at least `entry_bytes`
@@ -88,29 +88,29 @@ struct SizeMethod {
 };
 
 struct Stats {
-  Method method = Method::pairwise;      // the method in use (with auto: for one double)
-  std::string method_reason;             // why (requested, GSR_METHOD, or auto's verdict)
+  Method method = Method::pairwise;  // the method in use (with auto: for one double)
+  std::string method_reason;         // why (requested, GSR_METHOD, or auto's verdict)
   int ranks = 1;
-  std::size_t local_entries = 0;         // n
-  std::size_t active_entries = 0;        // entries the per-call path touches
-  std::size_t local_groups = 0;          // groups entirely on this rank that need work
-  std::size_t shared_groups = 0;         // groups this rank shares with other ranks
+  std::size_t local_entries = 0;   // n
+  std::size_t active_entries = 0;  // entries the per-call path touches
+  std::size_t local_groups = 0;    // groups entirely on this rank that need work
+  std::size_t shared_groups = 0;   // groups this rank shares with other ranks
   // Of the groups that need work (local and shared), those the fixed-size kernels serve
   // (up to 8 local copies, nothing flagged on this rank) and the others (general kernels).
   std::size_t fixed_kernel_groups = 0;
   std::size_t general_kernel_groups = 0;
-  std::int64_t global_shared_ids = 0;    // distinct ids held by more than one rank, all ranks
-  int neighbors = 0;                     // ranks this rank exchanges with directly
-  std::size_t messages_per_call = 0;     // sent by this rank per call
-  std::size_t values_per_call = 0;       // values (per component) sent by this rank per call
-  std::vector<StageStats> stages;        // per-stage breakdown of the two above
-  std::vector<MessageStats> messages;    // every point-to-point message of a call (none for
-                                         // allreduce, whose call is one collective)
-  std::size_t handle_bytes = 0;          // plan and maps owned by the handle
-  std::size_t method_bytes = 0;          // of which the exchange methods' own plans
-  std::size_t buffer_bytes = 0;          // scratch buffers currently cached by the handle
-  double setup_seconds = 0;              // wall time of setup on this rank, auto included
-  double auto_seconds = 0;               // part of setup_seconds spent by auto measuring
+  std::int64_t global_shared_ids = 0;  // distinct ids held by more than one rank, all ranks
+  int neighbors = 0;                   // ranks this rank exchanges with directly
+  std::size_t messages_per_call = 0;   // sent by this rank per call
+  std::size_t values_per_call = 0;     // values (per component) sent by this rank per call
+  std::vector<StageStats> stages;      // per-stage breakdown of the two above
+  std::vector<MessageStats> messages;  // every point-to-point message of a call (none for
+                                       // allreduce, whose call is one collective)
+  std::size_t handle_bytes = 0;        // plan and maps owned by the handle
+  std::size_t method_bytes = 0;        // of which the exchange methods' own plans
+  std::size_t buffer_bytes = 0;        // scratch buffers currently cached by the handle
+  double setup_seconds = 0;            // wall time of setup on this rank, auto included
+  double auto_seconds = 0;             // part of setup_seconds spent by auto measuring
   std::vector<MethodTiming> auto_timings;
   /// With auto, when calls of different sizes use different methods: the ranges, ascending
   /// from 0 bytes per entry (docs/methods.md, "How auto decides"). Empty: `method` serves
@@ -172,8 +172,7 @@ public:
 
 private:
   friend class Handle;
-  Request(std::shared_ptr<detail::HandleState> state, std::size_t slot)
-      : state_(std::move(state)), slot_(slot) {}
+  Request(std::shared_ptr<detail::HandleState> state, std::size_t slot) : state_(std::move(state)), slot_(slot) {}
   std::shared_ptr<detail::HandleState> state_;
   std::size_t slot_ = 0;
 };
@@ -224,8 +223,8 @@ public:
   [[nodiscard]] Request start_vec(void* u, std::size_t length, std::size_t k, Domain dom, Op op, Transpose t);
   [[nodiscard]] Request start_many(void* const* arrays, std::size_t k, Domain dom, Op op, Transpose t);
 
-  std::size_t size() const noexcept;          // n, the number of local ids
-  MPI_Comm comm() const noexcept;             // the handle's own (duplicated) communicator
+  std::size_t size() const noexcept;  // n, the number of local ids
+  MPI_Comm comm() const noexcept;     // the handle's own (duplicated) communicator
   const Stats& stats() const;
   std::size_t pending_requests() const noexcept;
   /// The summary `verbose` prints on rank 0 (not collective: the spreads are from setup).

@@ -41,26 +41,24 @@ extern "C" {
 enum { GSR_MESH_BLOCKS = 0, GSR_MESH_PARTITION = 1 };
 
 typedef struct gsr_mesh {
-  int dim;                   /* 2 or 3 */
-  int order;                 /* polynomial order N >= 1 */
-  int nodes_per_element;     /* (N+1)^dim */
-  int has_coordinates;       /* 1 if `coordinates` is filled */
-  int64_t global_elements;   /* E, elements in the file */
-  int64_t local_elements;    /* elements on this rank (may be 0) */
-  int64_t n;                 /* local_elements * nodes_per_element: the length of ids */
-  int64_t *elements;         /* [local_elements], or NULL when empty */
-  slong *ids;                /* [n], or NULL when empty: gs.h's id type, as gs_setup takes */
-  double *coordinates;       /* [n * dim], or NULL */
+  int dim;                 /* 2 or 3 */
+  int order;               /* polynomial order N >= 1 */
+  int nodes_per_element;   /* (N+1)^dim */
+  int has_coordinates;     /* 1 if `coordinates` is filled */
+  int64_t global_elements; /* E, elements in the file */
+  int64_t local_elements;  /* elements on this rank (may be 0) */
+  int64_t n;               /* local_elements * nodes_per_element: the length of ids */
+  int64_t *elements;       /* [local_elements], or NULL when empty */
+  slong *ids;              /* [n], or NULL when empty: gs.h's id type, as gs_setup takes */
+  double *coordinates;     /* [n * dim], or NULL */
 } gsr_mesh;
 
 /* Collective over comm. distribution: GSR_MESH_BLOCKS or GSR_MESH_PARTITION.
  * with_coordinates: nonzero to read /mesh/coordinates when the file has it. */
-int gsr_mesh_load(const char *path, MPI_Comm comm, int distribution, int with_coordinates,
-                  gsr_mesh *mesh);
+int gsr_mesh_load(const char *path, MPI_Comm comm, int distribution, int with_coordinates, gsr_mesh *mesh);
 
 /* The same, for Fortran callers: comm is a Fortran communicator handle (MPI_Comm_c2f). */
-int gsr_mesh_load_f(const char *path, MPI_Fint comm, int distribution, int with_coordinates,
-                    gsr_mesh *mesh);
+int gsr_mesh_load_f(const char *path, MPI_Fint comm, int distribution, int with_coordinates, gsr_mesh *mesh);
 
 /* Frees the arrays of a loaded mesh and zeroes it. Safe on a zeroed or already freed mesh. */
 void gsr_mesh_free(gsr_mesh *mesh);

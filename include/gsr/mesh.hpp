@@ -25,13 +25,13 @@ namespace gsr {
 
 /// What the file says about a mesh, without its data.
 struct MeshInfo {
-  int dim = 0;                         // 2 or 3
-  int order = 0;                       // polynomial order N >= 1
-  std::int64_t elements = 0;           // E
-  bool has_coordinates = false;        // /mesh/coordinates present (and, in a Mesh, read)
-  bool has_partition = false;          // /mesh/partition present
-  int partition_ranks = 0;             // its `ranks` attribute, 0 if it has none
-  std::array<double, 3> periods{};     // /mesh `periods` attribute: period per axis, 0 = none
+  int dim = 0;                      // 2 or 3
+  int order = 0;                    // polynomial order N >= 1
+  std::int64_t elements = 0;        // E
+  bool has_coordinates = false;     // /mesh/coordinates present (and, in a Mesh, read)
+  bool has_partition = false;       // /mesh/partition present
+  int partition_ranks = 0;          // its `ranks` attribute, 0 if it has none
+  std::array<double, 3> periods{};  // /mesh `periods` attribute: period per axis, 0 = none
 
   /// (N+1)^dim: nodes of one element.
   int nodes_per_element() const noexcept;
@@ -82,7 +82,7 @@ struct MeshLayout {
   std::int64_t elements = 0;
   bool coordinates = false;
   bool partition = false;
-  int partition_ranks = 0;          // the `ranks` attribute of /mesh/partition
+  int partition_ranks = 0;  // the `ranks` attribute of /mesh/partition
   std::array<double, 3> periods{};
 };
 

@@ -54,15 +54,15 @@ struct TreeMessage {
 /// (the blocks); the sizes header is counted apart so the payload matches the alpha-beta
 /// model's m(P-1) exactly.
 struct TreeStats {
-  int tree_rounds = 0;               // ceil(log2 P): the rounds of the whole operation
-  int rounds = 0;                    // the rounds in which this rank sent or received
+  int tree_rounds = 0;  // ceil(log2 P): the rounds of the whole operation
+  int rounds = 0;       // the rounds in which this rank sent or received
   std::size_t messages_sent = 0, messages_received = 0;
   std::size_t bytes_sent = 0, bytes_received = 0;                // payload
   std::size_t header_bytes_sent = 0, header_bytes_received = 0;  // sizes headers
   // MPI messages behind the bundles: a bundle of more than 16 KiB of blocks sends its header
   // alone and its blocks from where they lie, one message per contiguous run
   std::size_t mpi_messages_sent = 0, mpi_messages_received = 0;
-  std::vector<TreeMessage> messages;                             // in the order they happened
+  std::vector<TreeMessage> messages;  // in the order they happened
 };
 
 // ---- byte-level core (what the C interface calls) -----------------------------------------------
@@ -96,8 +96,7 @@ struct GatherResult {
 /// `make_room(total)` returns (called once, also when total is 0); it is not called
 /// elsewhere. Collective over `comm`; `options` as for scatter_bytes.
 GatherResult gather_bytes(const void* data, std::int64_t count, std::size_t value_bytes, int root, MPI_Comm comm,
-                          const std::function<void*(std::size_t total)>& make_room,
-                          const MessageOptions& options = {});
+                          const std::function<void*(std::size_t total)>& make_room, const MessageOptions& options = {});
 
 // ---- typed front end ------------------------------------------------------------------------------
 
@@ -137,11 +136,13 @@ Scattered<T> scatter(std::span<const T> blocks, std::span<const std::size_t> cou
                 "gsr::scatter: values must be trivially copyable and default constructible");
   Scattered<T> out;
   const std::vector<std::int64_t> wide = detail::signed_counts(counts);
-  ScatterResult result =
-      scatter_bytes(blocks.data(), blocks.size(), wide, sizeof(T), root, comm, [&out](std::size_t n) -> void* {
+  ScatterResult result = scatter_bytes(
+      blocks.data(), blocks.size(), wide, sizeof(T), root, comm,
+      [&out](std::size_t n) -> void* {
         out.block.resize(n);
         return out.block.data();
-      }, options);
+      },
+      options);
   out.stats = std::move(result.stats);
   return out;
 }
@@ -158,11 +159,13 @@ Gathered<T> gather(std::span<const T> block, int root, MPI_Comm comm, const Mess
   static_assert(std::is_trivially_copyable_v<T> && std::is_default_constructible_v<T>,
                 "gsr::gather: values must be trivially copyable and default constructible");
   Gathered<T> out;
-  GatherResult result = gather_bytes(block.data(), static_cast<std::int64_t>(block.size()), sizeof(T), root, comm,
-                                     [&out](std::size_t n) -> void* {
-                                       out.blocks.resize(n);
-                                       return out.blocks.data();
-                                     }, options);
+  GatherResult result = gather_bytes(
+      block.data(), static_cast<std::int64_t>(block.size()), sizeof(T), root, comm,
+      [&out](std::size_t n) -> void* {
+        out.blocks.resize(n);
+        return out.blocks.data();
+      },
+      options);
   out.counts = std::move(result.counts);
   out.offsets.resize(out.counts.size());
   std::size_t offset = 0;

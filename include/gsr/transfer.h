@@ -33,12 +33,7 @@ extern "C" {
 #endif
 
 /* The methods (gsr::TransferMethod). */
-enum {
-  GSR_TRANSFER_AUTO = 0,
-  GSR_TRANSFER_DIRECT = 1,
-  GSR_TRANSFER_CRYSTAL_ROUTER = 2,
-  GSR_TRANSFER_TWO_ROUND = 3
-};
+enum { GSR_TRANSFER_AUTO = 0, GSR_TRANSFER_DIRECT = 1, GSR_TRANSFER_CRYSTAL_ROUTER = 2, GSR_TRANSFER_TWO_ROUND = 3 };
 
 /* What one call did on this rank, summed over its rounds (largest_*: the largest message
  * this rank sent in any round). Messages to itself are not counted. */
@@ -57,9 +52,8 @@ typedef struct {
  * *sources to the rank each came from (malloc'd likewise). stats may be NULL. Returns
  * GSR_SUCCESS or the error code; on error *received and *sources are NULL and
  * *received_count is 0 (where those pointers are not NULL themselves). */
-int gsr_transfer(const void *records, size_t count, size_t record_bytes, const int *destinations,
-                 MPI_Comm comm, int method, void **received, int **sources, size_t *received_count,
-                 gsr_transfer_stats *stats);
+int gsr_transfer(const void *records, size_t count, size_t record_bytes, const int *destinations, MPI_Comm comm,
+                 int method, void **received, int **sources, size_t *received_count, gsr_transfer_stats *stats);
 
 /* ---- combining scatter and gather (gsr/scatter_gather.hpp, docs/transfer.md) ---------------
  *
@@ -83,8 +77,8 @@ typedef struct {
  * data where the blocks lie back to back in rank order; data and counts are ignored
  * elsewhere (and may be NULL). On success *block points to this rank's block (malloc'd,
  * release with free; NULL when it is empty) and *count holds its length in values. */
-int gsr_scatter(const void *data, const int64_t *counts, size_t value_bytes, int root, MPI_Comm comm,
-                void **block, size_t *count, gsr_tree_stats *stats);
+int gsr_scatter(const void *data, const int64_t *counts, size_t value_bytes, int root, MPI_Comm comm, void **block,
+                size_t *count, gsr_tree_stats *stats);
 
 /* Every rank sends count (>= 0) values at data to the root. On success, on the root,
  * *blocks points to every rank's block back to back in rank order (malloc'd; NULL when all

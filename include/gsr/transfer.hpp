@@ -63,8 +63,8 @@ std::optional<TransferMethod> transfer_method_from_string(std::string_view name)
 struct TransferRoundStats {
   std::size_t messages_sent = 0, messages_received = 0;
   std::size_t records_sent = 0, records_received = 0;
-  std::size_t bytes_sent = 0, bytes_received = 0;          // what MPI carried, envelopes included
-  std::size_t largest_message_records = 0;                 // of the messages this rank sent
+  std::size_t bytes_sent = 0, bytes_received = 0;  // what MPI carried, envelopes included
+  std::size_t largest_message_records = 0;         // of the messages this rank sent
   std::size_t largest_message_bytes = 0;
 };
 

@@ -42,15 +42,16 @@ std::string_view to_string(Method m) noexcept;
 std::optional<Method> method_from_string(std::string_view name) noexcept;
 
 /// Every concrete method, in registry order (what `automatic` chooses among).
-inline constexpr Method concrete_methods[] = {Method::pairwise, Method::crystal_router,
-                                              Method::allreduce, Method::neighbor};
+inline constexpr Method concrete_methods[] = {Method::pairwise, Method::crystal_router, Method::allreduce,
+                                              Method::neighbor};
 
 /// Maps a C++ value type to its Domain; unsupported types fail to compile.
 template <class T>
 constexpr Domain domain_of() {
   using U = std::remove_cv_t<T>;
 #define GSR_DOMAIN_OF(type, domain, name, gs_code, fortran_code) \
-  if constexpr (std::is_same_v<U, type>) return Domain::domain;  \
+  if constexpr (std::is_same_v<U, type>)                         \
+    return Domain::domain;                                       \
   else
   GSR_FOR_EACH_DOMAIN(GSR_DOMAIN_OF)
 #undef GSR_DOMAIN_OF

@@ -43,7 +43,7 @@ namespace gsr::capi {
 // What a gs_setup handle owns.
 struct LiveHandle {
   gsr::Handle handle;
-  int serial;                                         // names the handle in igs request ids
+  int serial;  // names the handle in igs request ids
   // In flight, by request index. A deque: starting a request never moves the others, which
   // a wait refused on another thread may be looking at.
   std::deque<std::optional<gsr::Request>> requests;
@@ -167,8 +167,7 @@ LiveHandle& checked(const gs_data* h) {
   if (LiveHandle* live = find_live(h)) return *live;
   if (was_freed(h))
     throw Error(ErrorCode::state, "gsr: the handle was freed by gs_free (a stale pointer); set up a new one");
-  throw Error(ErrorCode::state,
-              "gsr: the handle is not a live gs_setup handle (never set up, or freed long ago)");
+  throw Error(ErrorCode::state, "gsr: the handle is not a live gs_setup handle (never set up, or freed long ago)");
 }
 
 MPI_Comm comm_of(const gs_data* h) {
@@ -215,11 +214,14 @@ gsr::Domain domain_of(gs_dom dom) {
   static_assert(sizeof(long long) == 8 && (sizeof(long) == 8 || sizeof(long) == 4), "unexpected integer sizes");
   switch (dom) {
 #define GSR_GS_DOMAIN(type, domain, name, gs_code, fortran_code) \
-  case gs_code: return gsr::Domain::domain;
+  case gs_code:                                                  \
+    return gsr::Domain::domain;
     GSR_FOR_EACH_DOMAIN(GSR_GS_DOMAIN)
 #undef GSR_GS_DOMAIN
-    case gs_long: return sizeof(long) == 8 ? gsr::Domain::int64 : gsr::Domain::int32;
-    default: return static_cast<gsr::Domain>(dom);  // gs_dom_n and above, negatives: none is a Domain
+    case gs_long:
+      return sizeof(long) == 8 ? gsr::Domain::int64 : gsr::Domain::int32;
+    default:
+      return static_cast<gsr::Domain>(dom);  // gs_dom_n and above, negatives: none is a Domain
   }
 }
 
@@ -234,7 +236,7 @@ gsr::Domain domain_of(gs_dom dom) {
 // aliasing rules, so there the ids are copied; a NULL id goes through for the handle to report.
 template <class Id>
 class Int64Ids {
- public:
+public:
   Int64Ids(Id* id, uint n) : id_(id), n_(n) {
     if constexpr (!same) {
       if (id && !too_many()) copy_.assign(id, id + n);
@@ -245,8 +247,10 @@ class Int64Ids {
     if constexpr (same) return {id_, n_};
     // More ids than a handle takes: the setup refuses them by their count, on every rank,
     // before reading any, so the caller's array is passed on uncopied (and never read).
-    else if (too_many()) return {reinterpret_cast<Int64*>(id_), n_};
-    else return {id_ ? copy_.data() : nullptr, n_};
+    else if (too_many())
+      return {reinterpret_cast<Int64*>(id_), n_};
+    else
+      return {id_ ? copy_.data() : nullptr, n_};
   }
   // Writes the (possibly rewritten) ids back to the caller's array.
   void write_back() {
@@ -255,7 +259,7 @@ class Int64Ids {
     }
   }
 
- private:
+private:
   static constexpr bool same = std::is_same_v<std::remove_const_t<Id>, std::int64_t>;
   bool too_many() const noexcept { return n_ >= std::numeric_limits<std::uint32_t>::max(); }
   Id* id_;
@@ -319,8 +323,7 @@ void comm_init(struct comm* c, MPI_Comm mpi_comm) {
     if (mpi_comm == MPI_COMM_NULL)
       throw gsr::Error(gsr::ErrorCode::invalid_argument, "gsr: the communicator (comm) is MPI_COMM_NULL");
     int rank = 0, size = 0;
-    if (MPI_Comm_dup(mpi_comm, &c->c) != MPI_SUCCESS)
-      throw gsr::Error(gsr::ErrorCode::mpi, "gsr: MPI_Comm_dup failed");
+    if (MPI_Comm_dup(mpi_comm, &c->c) != MPI_SUCCESS) throw gsr::Error(gsr::ErrorCode::mpi, "gsr: MPI_Comm_dup failed");
     MPI_Comm_rank(c->c, &rank);
     MPI_Comm_size(c->c, &size);
     c->id = static_cast<uint>(rank);
@@ -347,22 +350,19 @@ void buffer_free(buffer* b) {
   b->n = b->max = 0;
 }
 
-struct gs_data* gs_setup(const slong* id, uint n, const struct comm* comm, int unique, gs_method method,
-                         int verbose) {
+struct gs_data* gs_setup(const slong* id, uint n, const struct comm* comm, int unique, gs_method method, int verbose) {
   return gsr::capi::setup_ids(id, n, comm, unique, method, verbose);
 }
 
 void gs_vec(void* u, unsigned k, gs_dom dom, gs_op op, unsigned transpose, struct gs_data* gsh, buffer*) {
   gsr::capi::with_handle("gs_vec", gsh, [&](LiveHandle& h) {
-    h.handle.apply_vec(u, h.handle.size() * k, k, domain_of(dom), static_cast<gsr::Op>(op),
-                       transpose_of(transpose));
+    h.handle.apply_vec(u, h.handle.size() * k, k, domain_of(dom), static_cast<gsr::Op>(op), transpose_of(transpose));
   });
 }
 
 void gs(void* u, gs_dom dom, gs_op op, unsigned transpose, struct gs_data* gsh, buffer*) {
   gsr::capi::with_handle("gs", gsh, [&](LiveHandle& h) {
-    h.handle.apply_vec(u, h.handle.size(), 1, domain_of(dom), static_cast<gsr::Op>(op),
-                       transpose_of(transpose));
+    h.handle.apply_vec(u, h.handle.size(), 1, domain_of(dom), static_cast<gsr::Op>(op), transpose_of(transpose));
   });
 }
 
@@ -375,24 +375,21 @@ void gs_many(void* const* u, unsigned k, gs_dom dom, gs_op op, unsigned transpos
 void igs(void* u, gs_dom dom, gs_op op, unsigned transpose, struct gs_data* gsh, buffer*, int* handle) {
   gsr::capi::with_handle("igs", gsh, [&](LiveHandle& h) {
     if (!handle) gsr::capi::refuse_null_request(h, dom, 1);
-    *handle = gsr::capi::start_request(
-        h, h.handle.start_vec(u, h.handle.size(), 1, domain_of(dom), static_cast<gsr::Op>(op),
-                              transpose_of(transpose)));
+    *handle = gsr::capi::start_request(h, h.handle.start_vec(u, h.handle.size(), 1, domain_of(dom),
+                                                             static_cast<gsr::Op>(op), transpose_of(transpose)));
   });
 }
 
-void igs_vec(void* u, unsigned k, gs_dom dom, gs_op op, unsigned transpose, struct gs_data* gsh, buffer*,
-             int* handle) {
+void igs_vec(void* u, unsigned k, gs_dom dom, gs_op op, unsigned transpose, struct gs_data* gsh, buffer*, int* handle) {
   gsr::capi::with_handle("igs_vec", gsh, [&](LiveHandle& h) {
     if (!handle) gsr::capi::refuse_null_request(h, dom, k);
-    *handle = gsr::capi::start_request(
-        h, h.handle.start_vec(u, h.handle.size() * k, k, domain_of(dom), static_cast<gsr::Op>(op),
-                              transpose_of(transpose)));
+    *handle = gsr::capi::start_request(h, h.handle.start_vec(u, h.handle.size() * k, k, domain_of(dom),
+                                                             static_cast<gsr::Op>(op), transpose_of(transpose)));
   });
 }
 
-void igs_many(void* const* u, unsigned k, gs_dom dom, gs_op op, unsigned transpose, struct gs_data* gsh,
-              buffer*, int* handle) {
+void igs_many(void* const* u, unsigned k, gs_dom dom, gs_op op, unsigned transpose, struct gs_data* gsh, buffer*,
+              int* handle) {
   gsr::capi::with_handle("igs_many", gsh, [&](LiveHandle& h) {
     if (!handle) gsr::capi::refuse_null_request(h, dom, k);
     *handle = gsr::capi::start_request(
@@ -405,8 +402,8 @@ void gs_wait(int handle) {
   std::optional<gsr::Request>* request = gsr::capi::find_request(handle, h);
   guarded("gs_wait", h ? h->handle.comm() : MPI_COMM_WORLD, [&] {
     if (!request)
-      throw gsr::Error(gsr::ErrorCode::state,
-                       "gsr: request " + std::to_string(handle) + " is not in flight (already waited for, or never started)");
+      throw gsr::Error(gsr::ErrorCode::state, "gsr: request " + std::to_string(handle) +
+                                                  " is not in flight (already waited for, or never started)");
     try {
       (*request)->wait();
     } catch (...) {
@@ -460,9 +457,8 @@ void pw_data_size(struct gs_data* gsh, int* n) {
 
 const char* gsr_method_name(const struct gs_data* gsh) {
   const char* name = "";
-  guarded("gsr_method_name", gsr::capi::comm_of(gsh), [&] {
-    name = gsr::to_string(gsr::capi::checked(gsh).handle.stats().method).data();
-  });
+  guarded("gsr_method_name", gsr::capi::comm_of(gsh),
+          [&] { name = gsr::to_string(gsr::capi::checked(gsh).handle.stats().method).data(); });
   return name;
 }
 
@@ -502,15 +498,13 @@ void gsr_shim_fail_call(struct gs_data* gsh, int code, const char* call, const c
  * handles, is in libgsr_fortran); tests/gslib/check_exports.sh compares the lists. */
 #define GSR_GSLIB_PREFIXED(result, name, parameters) \
   extern "C" result gslib_##name parameters __attribute__((alias(#name)));
-GSR_GSLIB_PREFIXED(struct gs_data*, gs_setup,
-                   (const slong*, uint, const struct comm*, int, gs_method, int))
+GSR_GSLIB_PREFIXED(struct gs_data*, gs_setup, (const slong*, uint, const struct comm*, int, gs_method, int))
 GSR_GSLIB_PREFIXED(void, gs, (void*, gs_dom, gs_op, unsigned, struct gs_data*, buffer*))
 GSR_GSLIB_PREFIXED(void, gs_vec, (void*, unsigned, gs_dom, gs_op, unsigned, struct gs_data*, buffer*))
 GSR_GSLIB_PREFIXED(void, gs_many, (void* const*, unsigned, gs_dom, gs_op, unsigned, struct gs_data*, buffer*))
 GSR_GSLIB_PREFIXED(void, igs, (void*, gs_dom, gs_op, unsigned, struct gs_data*, buffer*, int*))
 GSR_GSLIB_PREFIXED(void, igs_vec, (void*, unsigned, gs_dom, gs_op, unsigned, struct gs_data*, buffer*, int*))
-GSR_GSLIB_PREFIXED(void, igs_many,
-                   (void* const*, unsigned, gs_dom, gs_op, unsigned, struct gs_data*, buffer*, int*))
+GSR_GSLIB_PREFIXED(void, igs_many, (void* const*, unsigned, gs_dom, gs_op, unsigned, struct gs_data*, buffer*, int*))
 GSR_GSLIB_PREFIXED(void, gs_wait, (int))
 GSR_GSLIB_PREFIXED(void, gs_free, (struct gs_data*))
 GSR_GSLIB_PREFIXED(void, gs_unique, (slong*, uint, const struct comm*))

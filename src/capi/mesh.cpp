@@ -38,7 +38,8 @@ int load(const char* function, const char* path, MPI_Comm comm, int distribution
                        "distribution " + std::to_string(distribution) +
                            " is neither GSR_MESH_BLOCKS (0) nor GSR_MESH_PARTITION (1)");
     gsr::ReadOptions options;
-    options.distribution = distribution == GSR_MESH_PARTITION ? gsr::Distribution::partition : gsr::Distribution::blocks;
+    options.distribution =
+        distribution == GSR_MESH_PARTITION ? gsr::Distribution::partition : gsr::Distribution::blocks;
     options.coordinates = with_coordinates != 0;
     const gsr::Mesh loaded = gsr::read_mesh(path, comm, options);
 

@@ -43,8 +43,7 @@ int gsr_shim_transfer_tuples(const void *records, size_t count, size_t record_by
                              MPI_Comm comm, const int64_t layout[3], void **received, int **sources,
                              size_t *received_count);
 int gsr_shim_scatter(const void *data, size_t data_length, const int64_t *counts, size_t counts_count,
-                     size_t value_bytes, int root, MPI_Comm comm, void **block, size_t *count,
-                     gsr_tree_stats *stats);
+                     size_t value_bytes, int root, MPI_Comm comm, void **block, size_t *count, gsr_tree_stats *stats);
 
 /* Takes part in the other ranks' gsr_transfer on `comm` with a bad argument the shim found
  * itself: they fail with GSR_ERR_REMOTE quoting "gsr: <call>: <message>", and this rank

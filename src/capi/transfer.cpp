@@ -51,8 +51,8 @@ void copy_stats(const gsr::TreeStats& from, gsr_tree_stats* to) {
 }
 
 int transfer_into(const void* records, size_t count, size_t record_bytes, const int* destinations,
-                  size_t destination_count, MPI_Comm comm, int method, const gsr::TupleLayout* layout,
-                  void** received, int** sources, size_t* received_count, gsr_transfer_stats* stats) {
+                  size_t destination_count, MPI_Comm comm, int method, const gsr::TupleLayout* layout, void** received,
+                  int** sources, size_t* received_count, gsr_transfer_stats* stats) {
   if (received) *received = nullptr;
   if (sources) *sources = nullptr;
   if (received_count) *received_count = 0;

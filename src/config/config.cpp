@@ -53,7 +53,8 @@ std::size_t prefetch_variable(const char* text) {
 bool quiet_variable(const char* text) {
   if (std::string_view(text) == "0") return false;
   if (std::string_view(text) == "1") return true;
-  throw Error(ErrorCode::invalid_argument, quoted("GSR_QUIET", text) + " is not 0 or 1 (1 silences the setup summaries)");
+  throw Error(ErrorCode::invalid_argument,
+              quoted("GSR_QUIET", text) + " is not 0 or 1 (1 silences the setup summaries)");
 }
 
 NamedText text_setting(const std::string& option, const char* option_name, const Lookup& lookup, const char* name) {
@@ -73,8 +74,10 @@ std::size_t count_cpus(const std::string& list) {
     if (*end == '-') last = std::strtoul(end + 1, &end, 10);
     if (last >= first) cpus += last - first + 1;
     at = static_cast<std::size_t>(end - list.c_str());
-    if (at < list.size() && list[at] == ',') ++at;
-    else break;
+    if (at < list.size() && list[at] == ',')
+      ++at;
+    else
+      break;
   }
   return cpus;
 }
@@ -93,8 +96,10 @@ CacheProbe read_cache_probe() {
     char* end = nullptr;
     const unsigned long long value = std::strtoull(text.c_str(), &end, 10);
     std::size_t scale = 1;
-    if (*end == 'K') scale = 1024;
-    else if (*end == 'M') scale = 1024 * 1024;
+    if (*end == 'K')
+      scale = 1024;
+    else if (*end == 'M')
+      scale = 1024 * 1024;
     const auto bytes = static_cast<std::size_t>(value) * scale;
     if (bytes <= probe.last_level_bytes) continue;
     std::ifstream shared(dir + "shared_cpu_list");
@@ -114,8 +119,10 @@ const char* process_environment(const char* name) { return std::getenv(name); }
 
 MessageSettings resolve(const MessageOptions& options, const Lookup& lookup) {
   MessageSettings settings;
-  if (options.timeout) settings.timeout = checked_timeout(*options.timeout);
-  else if (const char* text = variable(lookup, "GSR_TIMEOUT")) settings.timeout = timeout_variable(text);
+  if (options.timeout)
+    settings.timeout = checked_timeout(*options.timeout);
+  else if (const char* text = variable(lookup, "GSR_TIMEOUT"))
+    settings.timeout = timeout_variable(text);
   settings.chunk_bytes = options.chunk_bytes;
   return settings;
 }
@@ -123,10 +130,14 @@ MessageSettings resolve(const MessageOptions& options, const Lookup& lookup) {
 HandleSettings resolve(const SetupOptions& options, const Lookup& lookup) {
   HandleSettings settings;
   settings.messages = resolve(options.messages, lookup);
-  if (options.prefetch_from_bytes) settings.prefetch_from_bytes = options.prefetch_from_bytes;
-  else if (const char* text = variable(lookup, "GSR_PREFETCH_FROM_BYTES")) settings.prefetch_from_bytes = prefetch_variable(text);
-  if (options.quiet) settings.quiet = *options.quiet;
-  else if (const char* text = variable(lookup, "GSR_QUIET")) settings.quiet = quiet_variable(text);
+  if (options.prefetch_from_bytes)
+    settings.prefetch_from_bytes = options.prefetch_from_bytes;
+  else if (const char* text = variable(lookup, "GSR_PREFETCH_FROM_BYTES"))
+    settings.prefetch_from_bytes = prefetch_variable(text);
+  if (options.quiet)
+    settings.quiet = *options.quiet;
+  else if (const char* text = variable(lookup, "GSR_QUIET"))
+    settings.quiet = quiet_variable(text);
   // A method asked for by its code leaves no choice to a table; auto alone reads a machine file.
   if (options.method == Method::automatic) {
     settings.method_table = text_setting(options.method_table, "method_table", lookup, "GSR_METHOD");

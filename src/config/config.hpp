@@ -41,8 +41,8 @@ struct HandleSettings {
   MessageSettings messages;
   bool quiet = false;
   std::optional<std::size_t> prefetch_from_bytes;  // unset: from the cache (prefetch_default)
-  NamedText method_table;  // only when SetupOptions::method is automatic (core parses it)
-  NamedText machine_file;  // auto's machine file (tune reads it)
+  NamedText method_table;                          // only when SetupOptions::method is automatic (core parses it)
+  NamedText machine_file;                          // auto's machine file (tune reads it)
 };
 
 /// The caller's options, the environment for what they leave unset, the defaults for the

@@ -45,8 +45,8 @@ std::string HandleState::validate(const DataRef& data, std::size_t length, const
   } else {
     if (!data.base && n > 0) return "gsr: data is NULL with n = " + std::to_string(n) + " entries";
     if (length != n * info.k)
-      return "gsr: data has " + std::to_string(length) + " values, expected n * k = " + std::to_string(n) +
-             " * " + std::to_string(info.k) + " = " + std::to_string(n * info.k);
+      return "gsr: data has " + std::to_string(length) + " values, expected n * k = " + std::to_string(n) + " * " +
+             std::to_string(info.k) + " = " + std::to_string(n * info.k);
   }
   kernels = found;
   return {};
@@ -84,11 +84,14 @@ CallInfo HandleState::numbered(const CallInfo& info) noexcept {
 }
 
 void HandleState::waiting(const Workspace& ws, double seconds) {
-  auto call = [&] { return "gsr: handle #" + std::to_string(ledger.serial) + ", call #" + std::to_string(ws.info.call); };
+  auto call = [&] {
+    return "gsr: handle #" + std::to_string(ledger.serial) + ", call #" + std::to_string(ws.info.call);
+  };
   if (const std::optional<FreeNotice> gone = ledger.listen(ws.info.call))
     throw Error(ErrorCode::mismatch, call() + ": rank " + std::to_string(gone->rank) +
                                          " freed this handle (or reached MPI_Finalize) after " +
-                                         std::to_string(gone->calls) + " calls, so it will never join this call; "
+                                         std::to_string(gone->calls) +
+                                         " calls, so it will never join this call; "
                                          "a rank skipped or added a call");
   if (ledger.timeout <= 0 || seconds <= ledger.timeout) return;
   std::string ranks;
@@ -104,18 +107,20 @@ void HandleState::waiting(const Workspace& ws, double seconds) {
 void HandleState::check_thread(const CallInfo* waiting) const {
   if (pending == 0 || calls_owner == Exchange::progress_owner()) return;
   if (waiting)
-    throw Error(ErrorCode::state, waiting->where() + "the request was started on another thread, and only that "
-                                                     "thread can wait for it (it stays in flight)");
-  throw Error(ErrorCode::state, "gsr: calls of this handle started on another thread are in flight; wait for them on "
-                                "that thread before calling from this one");
+    throw Error(ErrorCode::state, waiting->where() +
+                                      "the request was started on another thread, and only that "
+                                      "thread can wait for it (it stays in flight)");
+  throw Error(ErrorCode::state,
+              "gsr: calls of this handle started on another thread are in flight; wait for them on "
+              "that thread before calling from this one");
 }
 
 void HandleState::fail_call(const CallInfo& unnumbered, ErrorCode code, const std::string& message) {
   check_thread(nullptr);
   const CallInfo info = numbered(unnumbered);
   // The method the other ranks use for this call, if this rank's domain and k are valid.
-  const bool sized = valid_domain(static_cast<int>(info.dom)) && info.k >= 1 &&
-                     info.k <= std::numeric_limits<std::uint32_t>::max();
+  const bool sized =
+      valid_domain(static_cast<int>(info.dom)) && info.k >= 1 && info.k <= std::numeric_limits<std::uint32_t>::max();
   Exchange& exchange = sized ? exchange_for(size_of(info.dom) * info.k) : *exchanges.front();
   std::size_t index = 0;
   Slot& slot = idle_slot(nullptr, info.k, exchange, index);
@@ -147,8 +152,9 @@ std::size_t HandleState::start(const DataRef& data, std::size_t length, const Ca
   const std::string problem = validate(data, length, unnumbered, kernels);
   if (!problem.empty()) fail_call(unnumbered, ErrorCode::invalid_argument, problem);
   if (pending + 1 >= CallTags::span)
-    fail_call(unnumbered, ErrorCode::state, "gsr: " + std::to_string(pending) +
-                                          " requests of this handle are in flight; wait for some before starting more");
+    fail_call(unnumbered, ErrorCode::state,
+              "gsr: " + std::to_string(pending) +
+                  " requests of this handle are in flight; wait for some before starting more");
   const CallInfo info = numbered(unnumbered);
 
   Exchange& exchange = exchange_for(kernels->value_size * info.k);
@@ -300,8 +306,10 @@ std::string Handle::summary() const {
   out << "  method                   " << to_string(st.method) << " (" << st.method_reason << ")\n";
   for (const auto& t : st.auto_timings) {
     out << "    candidate " << to_string(t.method) << ": ";
-    if (t.seconds_per_call >= 0) out << t.seconds_per_call * 1e6 << " us/call";
-    else out << "not measured";
+    if (t.seconds_per_call >= 0)
+      out << t.seconds_per_call * 1e6 << " us/call";
+    else
+      out << "not measured";
     if (t.predicted_seconds > 0) out << " (alpha-beta model: " << t.predicted_seconds * 1e6 << " us)";
     if (!t.note.empty()) out << " [" << t.note << "]";
     out << "\n";
@@ -310,8 +318,10 @@ std::string Handle::summary() const {
   for (std::size_t i = 0; i < st.methods_by_size.size(); ++i) {
     const SizeMethod& range = st.methods_by_size[i];
     out << "    calls of " << range.entry_bytes;
-    if (i + 1 < st.methods_by_size.size()) out << "-" << st.methods_by_size[i + 1].entry_bytes - 1;
-    else out << " and more";
+    if (i + 1 < st.methods_by_size.size())
+      out << "-" << st.methods_by_size[i + 1].entry_bytes - 1;
+    else
+      out << " and more";
     out << " bytes per entry (value size x k): " << to_string(range.method) << "\n";
   }
   out << "  per call (this rank)     " << st.messages_per_call << " messages, " << st.values_per_call
@@ -330,8 +340,8 @@ std::string Handle::summary_line() const {
   const Stats& st = stats();
   std::ostringstream out;
   out << "gsr gs_setup: " << st.global_shared_ids << (st.global_shared_ids == 1 ? " id" : " ids") << " shared on "
-      << st.ranks << " rank" << (st.ranks == 1 ? "" : "s")
-      << ", method " << to_string(st.method) << " (" << st.method_reason << ")";
+      << st.ranks << " rank" << (st.ranks == 1 ? "" : "s") << ", method " << to_string(st.method) << " ("
+      << st.method_reason << ")";
   for (const SizeMethod& range : st.methods_by_size)
     out << (range.entry_bytes == 0 ? "; by call size: " : ", ") << to_string(range.method) << " from "
         << range.entry_bytes << " B per entry";

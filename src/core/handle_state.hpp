@@ -90,8 +90,7 @@ struct HandleState final : WaitWatch {
   }
 
   /// "" and the call's kernels if the arguments are fine, else what is wrong.
-  std::string validate(const DataRef& data, std::size_t length, const CallInfo& info,
-                       const Kernels*& kernels) const;
+  std::string validate(const DataRef& data, std::size_t length, const CallInfo& info, const Kernels*& kernels) const;
 
 private:
   /// The call's info, numbered (CallInfo::call).

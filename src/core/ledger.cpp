@@ -22,8 +22,8 @@ constexpr int notice_tag = 60;  // below the call tags (exchange/protocol.hpp), 
 /// A freed handle whose neighbours have not all been heard from yet.
 struct Retired {
   CallLedger ledger;
-  OwnedComm comm;              // empty for a live handle's notices sent at MPI_Finalize
-  std::uint64_t count = 0;     // what the notices say (their send buffer)
+  OwnedComm comm;           // empty for a live handle's notices sent at MPI_Finalize
+  std::uint64_t count = 0;  // what the notices say (their send buffer)
   std::vector<MPI_Request> sends;
 };
 
@@ -189,6 +189,5 @@ void retire(CallLedger ledger, OwnedComm comm) noexcept {
     std::fprintf(stderr, "gsr: freeing a handle: %s\n", e.what());
   }
 }
-
 
 }  // namespace gsr::detail

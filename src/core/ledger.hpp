@@ -28,11 +28,11 @@ struct FreeNotice {
 /// One handle's calls on this rank, and what its neighbours said about theirs.
 struct CallLedger {
   MPI_Comm comm = MPI_COMM_NULL;  // the handle's own (owned by the handle until it is freed)
-  std::uint64_t serial = 0;        // handles set up on this rank so far, this one included
-  std::uint64_t calls = 0;         // calls started on this rank
-  std::vector<int> neighbors;      // ranks that share ids with this one
-  std::vector<FreeNotice> heard;   // notices received so far
-  double timeout = 0;              // seconds; 0: wait without limit
+  std::uint64_t serial = 0;       // handles set up on this rank so far, this one included
+  std::uint64_t calls = 0;        // calls started on this rank
+  std::vector<int> neighbors;     // ranks that share ids with this one
+  std::vector<FreeNotice> heard;  // notices received so far
+  double timeout = 0;             // seconds; 0: wait without limit
 
   /// Receives every notice that has arrived (into `heard`).
   void take_in_notices();
@@ -49,6 +49,5 @@ void untrack(CallLedger* ledger) noexcept;
 /// The handle is being freed: sends this rank's notices and keeps `comm` until the
 /// neighbours' notices have arrived, reporting any count that differs from this rank's.
 void retire(CallLedger ledger, OwnedComm comm) noexcept;
-
 
 }  // namespace gsr::detail

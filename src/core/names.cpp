@@ -10,7 +10,8 @@ namespace gsr {
 std::string_view to_string(Domain d) noexcept {
   switch (d) {
 #define GSR_DOMAIN_NAME(type, domain, name, gs_code, fortran_code) \
-  case Domain::domain: return name;
+  case Domain::domain:                                             \
+    return name;
     GSR_FOR_EACH_DOMAIN(GSR_DOMAIN_NAME)
 #undef GSR_DOMAIN_NAME
   }
@@ -19,11 +20,16 @@ std::string_view to_string(Domain d) noexcept {
 
 std::string_view to_string(Op op) noexcept {
   switch (op) {
-    case Op::add: return "add";
-    case Op::mul: return "mul";
-    case Op::min: return "min";
-    case Op::max: return "max";
-    case Op::bpr: return "bpr";
+    case Op::add:
+      return "add";
+    case Op::mul:
+      return "mul";
+    case Op::min:
+      return "min";
+    case Op::max:
+      return "max";
+    case Op::bpr:
+      return "bpr";
   }
   return "unknown-op";
 }
@@ -44,7 +50,8 @@ std::optional<Method> method_from_string(std::string_view name) noexcept {
 std::size_t size_of(Domain d) noexcept {
   switch (d) {
 #define GSR_DOMAIN_SIZE(type, domain, name, gs_code, fortran_code) \
-  case Domain::domain: return sizeof(type);
+  case Domain::domain:                                             \
+    return sizeof(type);
     GSR_FOR_EACH_DOMAIN(GSR_DOMAIN_SIZE)
 #undef GSR_DOMAIN_SIZE
   }

@@ -27,8 +27,8 @@ namespace {
 
 struct MethodRequest {
   Method method = Method::automatic;  // with a table: the method for one double
-  std::string reason;  // why this method ("requested", "GSR_METHOD=..."); empty for auto
-  std::vector<SizeMethod> table;  // a method table's per-size form; empty otherwise
+  std::string reason;                 // why this method ("requested", "GSR_METHOD=..."); empty for auto
+  std::vector<SizeMethod> table;      // a method table's per-size form; empty otherwise
 };
 
 // Method requested by options.method, or else by a method table (SetupOptions::method_table
@@ -105,8 +105,9 @@ MethodRequest method_from_table(const NamedText& setting) {
 
 MethodRequest resolve_method(const SetupOptions& options, const HandleSettings& settings) {
   if (options.method != Method::automatic && !find_method(options.method))
-    throw Error(ErrorCode::invalid_argument, "gsr: unknown method code " + std::to_string(static_cast<int>(options.method)) +
-                                                 " (expected " + method_names() + ")");
+    throw Error(ErrorCode::invalid_argument, "gsr: unknown method code " +
+                                                 std::to_string(static_cast<int>(options.method)) + " (expected " +
+                                                 method_names() + ")");
   if (options.method != Method::automatic) return {options.method, "requested", {}};
   if (!settings.method_table.text.empty()) return method_from_table(settings.method_table);
   return {};
@@ -116,7 +117,8 @@ MethodRequest resolve_method(const SetupOptions& options, const HandleSettings& 
 int table_checksum(const std::vector<SizeMethod>& table) {
   std::uint64_t h = 1469598103934665603ull;
   for (const SizeMethod& range : table) {
-    for (const std::uint64_t v : {static_cast<std::uint64_t>(range.entry_bytes), static_cast<std::uint64_t>(range.method)})
+    for (const std::uint64_t v :
+         {static_cast<std::uint64_t>(range.entry_bytes), static_cast<std::uint64_t>(range.method)})
       h = (h ^ v) * 1099511628211ull;
   }
   return table.empty() ? 0 : static_cast<int>(h & 0x3fffffff) + 1;
@@ -129,21 +131,19 @@ void agree_on_setup_arguments(MPI_Comm comm, const MethodRequest& request, bool 
   GSR_MPI_CHECK(MPI_Allreduce(mine, all, 6, MPI_INT, MPI_MAX, comm));
   if (all[0] != -all[1])
     throw Error(ErrorCode::mismatch, "gsr: ranks disagree about the method (some ask for " +
-                                         std::string(to_string(static_cast<Method>(all[0]))) +
-                                         ", others for " +
+                                         std::string(to_string(static_cast<Method>(all[0]))) + ", others for " +
                                          std::string(to_string(static_cast<Method>(-all[1]))) + ")");
   if (all[4] != -all[5])
     throw Error(ErrorCode::mismatch,
                 "gsr: ranks disagree about the method for some call sizes (their GSR_METHOD tables differ)");
-  if (all[2] != -all[3])
-    throw Error(ErrorCode::mismatch, "gsr: ranks disagree about unique (some pass 0, others 1)");
+  if (all[2] != -all[3]) throw Error(ErrorCode::mismatch, "gsr: ranks disagree about unique (some pass 0, others 1)");
 }
 
 /// Collective over `user_comm`: every rank's arguments and settings (options, environment)
 /// are checked and agreed on before anything else collective happens, so a bad argument or
 /// variable on one rank fails every rank.
-MethodRequest check_setup_arguments(std::span<const std::int64_t> ids, MPI_Comm user_comm,
-                                    const SetupOptions& options, HandleSettings& settings, CostModel& model) {
+MethodRequest check_setup_arguments(std::span<const std::int64_t> ids, MPI_Comm user_comm, const SetupOptions& options,
+                                    HandleSettings& settings, CostModel& model) {
   require_communicator(user_comm, "setup");
   MethodRequest request;
   collectively(user_comm, timeout_or_default(options.messages), [&] {
@@ -160,7 +160,7 @@ MethodRequest check_setup_arguments(std::span<const std::int64_t> ids, MPI_Comm 
 struct LocalSetup {
   Plan plan;
   Holders holders;
-  std::vector<int> neighbors;  // the other ranks that hold any of this rank's shared ids
+  std::vector<int> neighbors;              // the other ranks that hold any of this rank's shared ids
   std::vector<PeerIds> pairwise_receives;  // Stats::pairwise_receives
 };
 
@@ -255,8 +255,8 @@ ChosenExchange build_method(const MethodRequest& request, const ExchangeInputs& 
   std::vector<std::uint8_t> exchange_at;
   for (const SizeMethod& range : request.table) {
     sizes.push_back(range.entry_bytes);
-    exchange_at.push_back(static_cast<std::uint8_t>(std::find(methods.begin(), methods.end(), range.method) -
-                                                    methods.begin()));
+    exchange_at.push_back(
+        static_cast<std::uint8_t>(std::find(methods.begin(), methods.end(), range.method) - methods.begin()));
   }
   chosen.ranges = ranges_of(sizes, exchange_at);
   return chosen;
@@ -320,8 +320,7 @@ HandleState::HandleState(OwnedComm owned, Plan built_plan, std::vector<std::uniq
                          std::vector<MethodRange> method_ranges, Stats setup_stats, CallLedger call_ledger)
     : comm(std::move(owned)), plan(std::move(built_plan)), exchanges(std::move(methods)),
       ranges(std::move(method_ranges)), max_message_values(largest_message_values(exchanges)),
-      stats(std::move(setup_stats)),
-      ledger(std::move(call_ledger)) {
+      stats(std::move(setup_stats)), ledger(std::move(call_ledger)) {
   ledger.comm = comm.get();
   track(&ledger);
 }
@@ -356,10 +355,9 @@ Handle::Handle(std::span<const std::int64_t> ids, MPI_Comm user_comm, SetupOptio
   ledger.neighbors = std::move(local.neighbors);
   ledger.timeout = settings.messages.timeout;
   state_ = std::make_shared<HandleState>(std::move(comm), std::move(local.plan), std::move(chosen.exchanges),
-                                         std::move(chosen.ranges), std::move(stats),
-                                         std::move(ledger));
-  state_->prefetch_from_bytes = settings.prefetch_from_bytes ? *settings.prefetch_from_bytes
-                                                             : prefetch_default(probe_cache(), node_ranks);
+                                         std::move(chosen.ranges), std::move(stats), std::move(ledger));
+  state_->prefetch_from_bytes =
+      settings.prefetch_from_bytes ? *settings.prefetch_from_bytes : prefetch_default(probe_cache(), node_ranks);
   state_->stats.setup_seconds = MPI_Wtime() - begin;
 
   if ((options.verbose || options.announce) && !settings.quiet && state_->comm.rank() == 0) {

@@ -23,7 +23,7 @@ namespace gsr::detail {
 
 namespace {
 
-constexpr int slot_tag = 9;  // setup: leaders send slot numbers to the other holders
+constexpr int slot_tag = 9;              // setup: leaders send slot numbers to the other holders
 constexpr std::size_t header_words = 4;  // signature, ~signature, failed, call number and its complement
 constexpr std::size_t signature_word = 0, complement_word = 1, failed_word = 2, call_word = 3;
 constexpr std::size_t header_bytes = header_words * sizeof(std::uint64_t);
@@ -40,8 +40,8 @@ int ceil_log2(int p) {
 void or_allreduce(std::byte* data, std::size_t bytes, MPI_Comm comm, std::vector<MPI_Request>& requests,
                   std::size_t chunk_bytes) {
   const std::size_t width = bytes % 8 == 0 ? 8 : 4;
-  post_allreduce_in_place(data, bytes / width, width == 8 ? MPI_UINT64_T : MPI_UINT32_T, width, MPI_BOR, comm,
-                          requests, chunk_bytes);
+  post_allreduce_in_place(data, bytes / width, width == 8 ? MPI_UINT64_T : MPI_UINT32_T, width, MPI_BOR, comm, requests,
+                          chunk_bytes);
 }
 
 // The lowest-rank holder of a group leads it: it numbers the group's slots.
@@ -56,8 +56,8 @@ std::uint64_t header_word(const Workspace& ws, std::size_t word) {
 }  // namespace
 
 enum class AllreduceExchange::Phase {
-  first,    // the first collective (header and 8 bytes per slot) is in flight
-  second,   // rows wider than 8 bytes: the rest of them is in flight
+  first,     // the first collective (header and 8 bytes per slot) is in flight
+  second,    // rows wider than 8 bytes: the rest of them is in flight
   blame,     // some rank's arguments were bad: the lowest such rank is being found
   disagree,  // the ranks' calls differ: every rank's call is being gathered, to name one
   settled,   // nothing in flight
@@ -66,9 +66,9 @@ enum class AllreduceExchange::Phase {
 struct AllreduceExchange::Scratch final : MethodScratch {
   std::size_t row_bytes = 0;
   Phase phase = Phase::settled;
-  int failed_rank = 0;  // blame: this rank if its arguments were bad, else INT_MAX; then the minimum
-  std::uint64_t own_call[2] = {};      // disagree: this rank's signature and call number,
-  std::vector<std::uint64_t> calls;    // and every rank's, gathered
+  int failed_rank = 0;               // blame: this rank if its arguments were bad, else INT_MAX; then the minimum
+  std::uint64_t own_call[2] = {};    // disagree: this rank's signature and call number,
+  std::vector<std::uint64_t> calls;  // and every rank's, gathered
 };
 
 AllreduceExchange::SlotCount AllreduceExchange::count_slots(const ExchangeInputs& in) {
@@ -83,8 +83,8 @@ AllreduceExchange::SlotCount AllreduceExchange::count_slots(const ExchangeInputs
 }
 
 AllreduceExchange::AllreduceExchange(const ExchangeInputs& in, SlotCount slots)
-    : comm_(in.comm), chunk_bytes_(in.messages.chunk_bytes), rounds_(ceil_log2(in.plan.ranks)), shared_groups_(in.plan.shared_groups),
-      total_slots_(slots.total) {
+    : comm_(in.comm), chunk_bytes_(in.messages.chunk_bytes), rounds_(ceil_log2(in.plan.ranks)),
+      shared_groups_(in.plan.shared_groups), total_slots_(slots.total) {
   const int me = in.plan.rank;
   std::uint64_t first = slots.first_led;
   // Leaders number their groups' slots (ascending id) and tell each other holder the first
@@ -160,8 +160,7 @@ void AllreduceExchange::begin(Workspace& ws) {
   ws.recv.assign(length, std::byte{0});
   const std::uint64_t signature = ws.info.signature();
   const std::uint64_t call = ws.info.call_tag();
-  const std::uint64_t header[header_words] = {signature, ~signature, ws.kernels ? 0u : 1u,
-                                             call | (~call << 32)};
+  const std::uint64_t header[header_words] = {signature, ~signature, ws.kernels ? 0u : 1u, call | (~call << 32)};
   std::memcpy(ws.recv.data(), header, header_bytes);
   if (ws.kernels) {
     std::byte* slot_data = ws.recv.data() + header_bytes;
@@ -192,8 +191,8 @@ bool AllreduceExchange::step(Workspace& ws) {
       sc.own_call[1] = ws.info.call_tag();
       sc.calls.assign(2 * static_cast<std::size_t>(comm_size(comm_)), 0);
       ws.requests.push_back(MPI_REQUEST_NULL);
-      GSR_MPI_CHECK(MPI_Iallgather(sc.own_call, 2, MPI_UINT64_T, sc.calls.data(), 2, MPI_UINT64_T, comm_,
-                                   &ws.requests.back()));
+      GSR_MPI_CHECK(
+          MPI_Iallgather(sc.own_call, 2, MPI_UINT64_T, sc.calls.data(), 2, MPI_UINT64_T, comm_, &ws.requests.back()));
       sc.phase = Phase::disagree;
       continue;
     }

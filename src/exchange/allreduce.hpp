@@ -53,7 +53,7 @@ private:
 
   MPI_Comm comm_;
   std::size_t chunk_bytes_;  // mpi/messages.hpp
-  int rounds_ = 0;                    // ceil(log2 P): rounds of a recursive-doubling allreduce
+  int rounds_ = 0;           // ceil(log2 P): rounds of a recursive-doubling allreduce
   std::size_t shared_groups_ = 0;
   std::uint64_t total_slots_ = 0;
   std::vector<std::uint64_t> my_slot_;  // per shared group: the slot this rank writes

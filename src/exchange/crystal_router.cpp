@@ -90,8 +90,10 @@ public:
       const auto count = static_cast<std::size_t>(message[at + 1]);
       for (std::size_t j = 0; j < count; ++j) {
         const Destination d{static_cast<int>(message[at + 2 + 2 * j]), static_cast<index_t>(message[at + 3 + 2 * j])};
-        if (d.first == me_) arrive(r.source, d.second, segment, row);
-        else r.dests.push_back(d);
+        if (d.first == me_)
+          arrive(r.source, d.second, segment, row);
+        else
+          r.dests.push_back(d);
       }
       at += 2 + 2 * count;
       if (!r.dests.empty()) held_.push_back(std::move(r));
@@ -144,9 +146,9 @@ private:
 
 struct CrystalRouterExchange::Scratch final : MethodScratch {
   std::size_t row_bytes = 0;
-  std::size_t next_stage = 0;   // first stage not yet completed
-  bool posted = false;          // next_stage's message has been sent
-  unsigned received = 0;        // bit i: next_stage's message from sources[i] has arrived
+  std::size_t next_stage = 0;               // first stage not yet completed
+  bool posted = false;                      // next_stage's message has been sent
+  unsigned received = 0;                    // bit i: next_stage's message from sources[i] has arrived
   HeaderStatus problem = HeaderStatus::ok;  // what this rank's headers say for the rest of the call
   std::vector<std::size_t> segment_offset;  // byte offset of segment m's header in ws.recv (m >= 1)
   std::vector<std::size_t> send_offset;     // byte offset of stage d's message in ws.send
@@ -166,7 +168,8 @@ CrystalRouterExchange::CrystalRouterExchange(const ExchangeInputs& in)
     post_send(descriptors.data(), descriptors.size() * sizeof(std::int64_t), stage.send_to, setup_tag, comm_, send,
               chunk_bytes_);
     for (int source : stage.sources)
-      stage.source_rows.push_back(routes.absorb(receive_whole<std::int64_t>(comm_, source, setup_tag, chunk_bytes_), segments_++));
+      stage.source_rows.push_back(
+          routes.absorb(receive_whole<std::int64_t>(comm_, source, setup_tag, chunk_bytes_), segments_++));
     complete_all(send, "crystal router setup send");
 
     partners.push_back(stage.send_to);

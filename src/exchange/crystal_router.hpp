@@ -39,10 +39,10 @@ public:
 
   /// One stage as seen from this rank.
   struct Stage {
-    int send_to = -1;                      // the one rank this rank sends to
-    std::vector<int> sources;              // ranks it receives from (0, 1 or 2), ascending
-    std::vector<std::size_t> source_rows;  // rows each source sends
-    std::uint32_t first_segment = 0;       // segment number of sources[0]'s rows
+    int send_to = -1;                         // the one rank this rank sends to
+    std::vector<int> sources;                 // ranks it receives from (0, 1 or 2), ascending
+    std::vector<std::size_t> source_rows;     // rows each source sends
+    std::uint32_t first_segment = 0;          // segment number of sources[0]'s rows
     std::vector<std::uint32_t> send_segment;  // rows to pack: segment 0 = own partials,
     std::vector<index_t> send_row;            // segment 1 + m = the m-th message received
   };

@@ -37,7 +37,7 @@ struct NeighborExchange::Scratch final : MethodScratch {
   std::vector<Announcement> told, heard;  // per neighbour, graph order
   std::vector<std::size_t> send_bytes, recv_bytes;
   NeighborCounts counts;
-  std::string refused;        // why this rank took part without values (messages too long for MPI)
+  std::string refused;         // why this rank took part without values (messages too long for MPI)
   bool blocks_posted = false;  // the second collective is posted (ws.requests.back())
 };
 

@@ -90,8 +90,8 @@ void PairwiseExchange::begin(Workspace& ws) {
     }
     for (std::size_t j = 0; j < nn; ++j) {
       std::byte* end = routes_.pack(j, header, ws.own, row, out);
-      post_call_message(out, static_cast<std::size_t>(end - out), routes_.neighbor_ranks[j], ws.tag, comm_,
-                        ws.requests, chunk_bytes_);
+      post_call_message(out, static_cast<std::size_t>(end - out), routes_.neighbor_ranks[j], ws.tag, comm_, ws.requests,
+                        chunk_bytes_);
       out = end;
     }
   } catch (...) {
@@ -124,8 +124,10 @@ bool PairwiseExchange::advance(Workspace& ws) {
       if (!ws.blocks[1 + j]) {
         taking = j;
         std::optional<std::size_t> head;
-        if (heads_only) head = bytes_of(ws.statuses[j]);
-        else head = test_receive(ws.requests[j], "gs message receive");
+        if (heads_only)
+          head = bytes_of(ws.statuses[j]);
+        else
+          head = test_receive(ws.requests[j], "gs message receive");
         if (head) {
           const std::byte* got = complete_received_head(comm_, routes_.neighbor_ranks[j], ws.tag, in, *head, room,
                                                         length, ws.overflow, ws.info, ws.check, chunk_bytes_);
@@ -144,7 +146,8 @@ bool PairwiseExchange::advance(Workspace& ws) {
     drain_receives(ws);
     if (heads_only)
       for (std::size_t k = taking + 1; k < nn; ++k)
-        if (!ws.blocks[1 + k]) drop_tail(comm_, routes_.neighbor_ranks[k], ws.tag, ws.statuses[k], ws.overflow, chunk_bytes_);
+        if (!ws.blocks[1 + k])
+          drop_tail(comm_, routes_.neighbor_ranks[k], ws.tag, ws.statuses[k], ws.overflow, chunk_bytes_);
     throw;
   }
   return combine_blocks(ws);
@@ -153,6 +156,5 @@ bool PairwiseExchange::advance(Workspace& ws) {
 void PairwiseExchange::drain_receives(Workspace& ws) noexcept {
   drain_head_receives(comm_, routes_.neighbor_ranks, ws.tag, ws.receives(), ws.overflow, chunk_bytes_);
 }
-
 
 }  // namespace gsr::detail

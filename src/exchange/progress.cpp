@@ -25,9 +25,8 @@ constinit Exchange* process_busy_methods = nullptr;
 // holds before it gets here.
 Exchange*& busy_methods() noexcept {
   return thread_entry::level.load(std::memory_order_relaxed) >= MPI_THREAD_MULTIPLE ? thread_busy_methods
-                                                                                     : process_busy_methods;
+                                                                                    : process_busy_methods;
 }
-
 
 /// What MPI may still touch of a call given up on.
 struct Remains {
@@ -45,8 +44,10 @@ std::byte* Exchange::open(Workspace& ws, std::size_t bytes) {
 }
 
 void Exchange::unlink_busy() noexcept {
-  if (prev_busy_) prev_busy_->next_busy_ = next_busy_;
-  else if (busy_list_ && *busy_list_ == this) *busy_list_ = next_busy_;
+  if (prev_busy_)
+    prev_busy_->next_busy_ = next_busy_;
+  else if (busy_list_ && *busy_list_ == this)
+    *busy_list_ = next_busy_;
   if (next_busy_) next_busy_->prev_busy_ = prev_busy_;
   next_busy_ = prev_busy_ = nullptr;
   busy_list_ = nullptr;
@@ -56,8 +57,10 @@ const void* Exchange::progress_owner() noexcept { return &busy_methods(); }
 
 std::byte* Exchange::prepare(Workspace& ws, std::size_t bytes) {
   if (!abandoned_.empty())
-    throw Error(ErrorCode::state, ws.info.where() + "this handle gave up waiting in an earlier call and cannot "
-                                                    "make more; free it (that call: " + abandoned_ + ")");
+    throw Error(ErrorCode::state, ws.info.where() +
+                                      "this handle gave up waiting in an earlier call and cannot "
+                                      "make more; free it (that call: " +
+                                      abandoned_ + ")");
   ws.head_receives = 0;
   return open(ws, bytes);
 }
@@ -182,17 +185,18 @@ void Exchange::abandon(const std::string& why) noexcept {
     // requests outlive the handle in the keeper. The handle makes no more calls.
     try {
       keep_until_exit(Remains{std::move(ws->send), std::move(ws->recv), std::move(ws->overflow),
-                              std::move(ws->partials), std::move(ws->requests),
-                              std::move(ws->scratch)});
+                              std::move(ws->partials), std::move(ws->requests), std::move(ws->scratch)});
     } catch (...) {
       // Out of memory for the keeper's note: the buffers go with the handle after all.
     }
     ws->requests.clear();
     ws->head_receives = 0;
     try {
-      ws->error = std::make_exception_ptr(
-          Error(ErrorCode::state, ws->info.where() + "given up on, with an earlier call of this handle that "
-                                                     "gave up waiting (" + why + ")"));
+      ws->error =
+          std::make_exception_ptr(Error(ErrorCode::state, ws->info.where() +
+                                                              "given up on, with an earlier call of this handle that "
+                                                              "gave up waiting (" +
+                                                              why + ")"));
     } catch (...) {
       ws->error = std::current_exception();
     }

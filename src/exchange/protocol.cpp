@@ -157,9 +157,8 @@ const std::byte* try_receive_checked(MPI_Comm comm, int peer, int tag, std::byte
 }
 
 const std::byte* complete_received_head(MPI_Comm comm, int peer, int tag, std::byte* into, std::size_t head,
-                                        std::size_t capacity, std::size_t expected,
-                                        std::vector<std::byte>& overflow, const CallInfo& info, HeaderCheck& check,
-                                        std::size_t chunk_bytes) {
+                                        std::size_t capacity, std::size_t expected, std::vector<std::byte>& overflow,
+                                        const CallInfo& info, HeaderCheck& check, std::size_t chunk_bytes) {
   std::size_t bytes = head;
   if (head == message_head_bytes(chunk_bytes)) {
     ProbedMessage tail = probe(comm, peer, CallTags::tail(tag), chunk_bytes);

@@ -67,8 +67,8 @@ static_assert(sizeof(MessageHeader) == 16);
 /// puts it after the header of every problem message it sends, so that ranks further on
 /// name the same ranks as a method that hears from every rank directly would.
 struct ProblemRecord {
-  std::int32_t rejected_rank = -1;   // the lowest rank known to have rejected its arguments
-  std::int32_t differing_rank = -1;  // the lowest rank known to call differently from the sender
+  std::int32_t rejected_rank = -1;        // the lowest rank known to have rejected its arguments
+  std::int32_t differing_rank = -1;       // the lowest rank known to call differently from the sender
   std::uint64_t differing_signature = 0;  // that rank's call: signature and number
   std::uint32_t differing_call = 0;
   std::uint32_t unused = 0;
@@ -146,9 +146,8 @@ void drop_tail(MPI_Comm comm, int peer, int tag, const MPI_Status& head, std::ve
 /// the head, so this wait is short), moving the message to `overflow` when it is longer
 /// than `capacity`; then checks it and returns where it is, as try_receive_checked.
 const std::byte* complete_received_head(MPI_Comm comm, int peer, int tag, std::byte* into, std::size_t head,
-                                        std::size_t capacity, std::size_t expected,
-                                        std::vector<std::byte>& overflow, const CallInfo& info, HeaderCheck& check,
-                                        std::size_t chunk_bytes);
+                                        std::size_t capacity, std::size_t expected, std::vector<std::byte>& overflow,
+                                        const CallInfo& info, HeaderCheck& check, std::size_t chunk_bytes);
 
 /// The tag of a handle's call, from its call number. Each call gets its own, so the
 /// messages of requests in flight together never match each other's receives (whether

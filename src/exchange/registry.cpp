@@ -23,8 +23,8 @@ BuiltExchange build_allreduce(const ExchangeInputs& inputs, const ExchangeLimits
   const std::uint64_t limit = std::min(limits.allreduce_max_slots, ExchangeLimits{}.allreduce_max_slots);
   if (slots.total > limit)
     return {nullptr, "allreduce would need " + std::to_string(slots.total) + " dense slots (" +
-                         std::to_string(slots.total * sizeof(double) >> 20) + " MiB per rank for one double), above its limit of " +
-                         std::to_string(limit) + " slots"};
+                         std::to_string(slots.total * sizeof(double) >> 20) +
+                         " MiB per rank for one double), above its limit of " + std::to_string(limit) + " slots"};
   return {std::make_unique<AllreduceExchange>(inputs, slots), {}};
 }
 

@@ -71,12 +71,18 @@ std::byte* NeighborRoutes::pack(std::size_t j, const MessageHeader& header, cons
   out += sizeof header;
   const auto rows = neighbor_groups.row(j);
   switch (row_bytes) {
-    case 0: return out;
-    case 4: return copy_rows<4>(rows, partials, out);
-    case 8: return copy_rows<8>(rows, partials, out);
-    case 16: return copy_rows<16>(rows, partials, out);
-    case 24: return copy_rows<24>(rows, partials, out);
-    case 32: return copy_rows<32>(rows, partials, out);
+    case 0:
+      return out;
+    case 4:
+      return copy_rows<4>(rows, partials, out);
+    case 8:
+      return copy_rows<8>(rows, partials, out);
+    case 16:
+      return copy_rows<16>(rows, partials, out);
+    case 24:
+      return copy_rows<24>(rows, partials, out);
+    case 32:
+      return copy_rows<32>(rows, partials, out);
     default:
       for (index_t s : rows) {
         std::memcpy(out, partials + static_cast<std::size_t>(s) * row_bytes, row_bytes);

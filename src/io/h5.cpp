@@ -33,9 +33,7 @@ std::string last_hdf5_message() {
   return message;
 }
 
-void FileContext::fail(const std::string& what) const {
-  throw Error(ErrorCode::io, "file '" + path_ + "': " + what);
-}
+void FileContext::fail(const std::string& what) const { throw Error(ErrorCode::io, "file '" + path_ + "': " + what); }
 
 void FileContext::fail_hdf5(const std::string& what) const {
   const std::string detail = last_hdf5_message();
@@ -56,8 +54,7 @@ std::string diagnose_unopenable(const std::string& path) {
   if (size == 0) return "is empty, not an HDF5 file";
   // The HDF5 signature sits at offset 0, or 512, 1024, 2048, ... after a user block.
   static constexpr std::array<char, 8> signature = {'\x89', 'H', 'D', 'F', '\r', '\n', '\x1a', '\n'};
-  for (std::uintmax_t offset = 0; offset + signature.size() <= size;
-       offset = offset == 0 ? 512 : offset * 2) {
+  for (std::uintmax_t offset = 0; offset + signature.size() <= size; offset = offset == 0 ? 512 : offset * 2) {
     std::array<char, 8> bytes{};
     in.seekg(static_cast<std::streamoff>(offset));
     if (!in.read(bytes.data(), bytes.size())) break;
@@ -82,10 +79,10 @@ namespace {
 /// H5Tequal compares every property (size, precision, offset, padding, order, sign, bit
 /// fields), so a match means HDF5's conversions handle the type as designed.
 bool is_standard_number(hid_t type) {
-  const hid_t standard[] = {H5T_STD_I8LE,   H5T_STD_I8BE,   H5T_STD_U8LE,   H5T_STD_U8BE,   H5T_STD_I16LE,
-                            H5T_STD_I16BE,  H5T_STD_U16LE,  H5T_STD_U16BE,  H5T_STD_I32LE,  H5T_STD_I32BE,
-                            H5T_STD_U32LE,  H5T_STD_U32BE,  H5T_STD_I64LE,  H5T_STD_I64BE,  H5T_STD_U64LE,
-                            H5T_STD_U64BE,  H5T_IEEE_F32LE, H5T_IEEE_F32BE, H5T_IEEE_F64LE, H5T_IEEE_F64BE};
+  const hid_t standard[] = {H5T_STD_I8LE,  H5T_STD_I8BE,   H5T_STD_U8LE,   H5T_STD_U8BE,   H5T_STD_I16LE,
+                            H5T_STD_I16BE, H5T_STD_U16LE,  H5T_STD_U16BE,  H5T_STD_I32LE,  H5T_STD_I32BE,
+                            H5T_STD_U32LE, H5T_STD_U32BE,  H5T_STD_I64LE,  H5T_STD_I64BE,  H5T_STD_U64LE,
+                            H5T_STD_U64BE, H5T_IEEE_F32LE, H5T_IEEE_F32BE, H5T_IEEE_F64LE, H5T_IEEE_F64BE};
   return std::any_of(std::begin(standard), std::end(standard),
                      [type](hid_t candidate) { return H5Tequal(type, candidate) > 0; });
 }
@@ -105,13 +102,20 @@ std::string TypeInfo::describe() const {
   const std::string bits = std::to_string(size * 8) + "-bit ";
   const std::string layout = standard ? "" : " with a nonstandard bit layout";
   switch (type_class) {
-    case H5T_INTEGER: return bits + (is_signed ? "signed integer" : "unsigned integer") + layout;
-    case H5T_FLOAT: return bits + "float" + layout;
-    case H5T_STRING: return "string";
-    case H5T_COMPOUND: return "compound";
-    case H5T_ARRAY: return "array";
-    case H5T_ENUM: return "enum";
-    default: return "unsupported type";
+    case H5T_INTEGER:
+      return bits + (is_signed ? "signed integer" : "unsigned integer") + layout;
+    case H5T_FLOAT:
+      return bits + "float" + layout;
+    case H5T_STRING:
+      return "string";
+    case H5T_COMPOUND:
+      return "compound";
+    case H5T_ARRAY:
+      return "array";
+    case H5T_ENUM:
+      return "enum";
+    default:
+      return "unsupported type";
   }
 }
 
@@ -183,8 +187,7 @@ void check_number_type(const FileContext& file, const OpenAttribute& open, H5T_c
 
 bool attribute_exists(hid_t owner, const char* name) { return H5Aexists(owner, name) > 0; }
 
-std::int64_t read_int_attribute(const FileContext& file, hid_t owner, const std::string& object,
-                                const char* name) {
+std::int64_t read_int_attribute(const FileContext& file, hid_t owner, const std::string& object, const char* name) {
   const OpenAttribute open = open_attribute(file, owner, object, name);
   check_number_type(file, open, H5T_INTEGER, H5T_INTEGER, "an integer");
   check_small_array(file, open, 1);
@@ -216,15 +219,13 @@ std::string read_fixed_string(const FileContext& file, const OpenAttribute& open
   std::vector<char> text(size + 1, '\0');
   Id memory_type(H5Tcopy(H5T_C_S1));
   H5Tset_size(memory_type.get(), size);
-  if (H5Aread(open.attribute.get(), memory_type.get(), text.data()) < 0)
-    file.fail_hdf5(open.what + ": cannot be read");
+  if (H5Aread(open.attribute.get(), memory_type.get(), text.data()) < 0) file.fail_hdf5(open.what + ": cannot be read");
   return std::string(text.data(), std::strlen(text.data()));
 }
 
 }  // namespace
 
-std::string read_string_attribute(const FileContext& file, hid_t owner, const std::string& object,
-                                  const char* name) {
+std::string read_string_attribute(const FileContext& file, hid_t owner, const std::string& object, const char* name) {
   const OpenAttribute open = open_attribute(file, owner, object, name);
   if (H5Tget_class(open.type.get()) != H5T_STRING)
     file.fail(open.what + ": has type " + type_info(open.type.get()).describe() + ", expected a string");
@@ -232,9 +233,8 @@ std::string read_string_attribute(const FileContext& file, hid_t owner, const st
   return H5Tis_variable_str(open.type.get()) > 0 ? read_variable_string(file, open) : read_fixed_string(file, open);
 }
 
-std::vector<double> read_double_array_attribute(const FileContext& file, hid_t owner,
-                                                const std::string& object, const char* name,
-                                                std::size_t max_values) {
+std::vector<double> read_double_array_attribute(const FileContext& file, hid_t owner, const std::string& object,
+                                                const char* name, std::size_t max_values) {
   const OpenAttribute open = open_attribute(file, owner, object, name);
   check_number_type(file, open, H5T_FLOAT, H5T_INTEGER, "numbers");
   std::vector<double> values(check_small_array(file, open, max_values));
@@ -245,8 +245,8 @@ std::vector<double> read_double_array_attribute(const FileContext& file, hid_t o
 
 namespace {
 
-void write_attribute(const FileContext& file, hid_t owner, const char* name, hid_t file_type,
-                     hid_t memory_type, hid_t space, const void* data) {
+void write_attribute(const FileContext& file, hid_t owner, const char* name, hid_t file_type, hid_t memory_type,
+                     hid_t space, const void* data) {
   Id attribute(H5Acreate2(owner, name, file_type, space, H5P_DEFAULT, H5P_DEFAULT));
   if (!attribute || H5Awrite(attribute.get(), memory_type, data) < 0)
     file.fail_hdf5("attribute '" + std::string(name) + "': cannot be written");
@@ -260,8 +260,7 @@ void write_int_attribute(const FileContext& file, hid_t owner, const char* name,
   write_attribute(file, owner, name, H5T_STD_I32LE, H5T_NATIVE_LLONG, space.get(), &v);
 }
 
-void write_string_attribute(const FileContext& file, hid_t owner, const char* name,
-                            const std::string& value) {
+void write_string_attribute(const FileContext& file, hid_t owner, const char* name, const std::string& value) {
   Id space(H5Screate(H5S_SCALAR));
   Id type(H5Tcopy(H5T_C_S1));
   H5Tset_size(type.get(), value.size() + 1);
@@ -324,16 +323,15 @@ namespace {
 // Memory holds the selected values packed; a rank with nothing to move still takes part
 // in the (collective) transfer with empty selections.
 template <class Transfer>
-void transfer_rows(const FileContext& file, hid_t dataset, const std::string& name,
-                   const std::vector<RowRun>& runs, const char* verb, Transfer&& transfer) {
+void transfer_rows(const FileContext& file, hid_t dataset, const std::string& name, const std::vector<RowRun>& runs,
+                   const char* verb, Transfer&& transfer) {
   Id file_space(H5Dget_space(dataset));
   if (!file_space) file.fail_hdf5(name + ": cannot read its dataspace");
   const hsize_t values = select_rows(file_space.get(), runs);
   const hsize_t memory_size = std::max<hsize_t>(values, 1);
   Id memory_space(H5Screate_simple(1, &memory_size, nullptr));
   if (values == 0) H5Sselect_none(memory_space.get());
-  if (transfer(memory_space.get(), file_space.get()) < 0)
-    file.fail_hdf5(name + ": cannot be " + verb);
+  if (transfer(memory_space.get(), file_space.get()) < 0) file.fail_hdf5(name + ": cannot be " + verb);
 }
 
 }  // namespace
@@ -342,8 +340,7 @@ void read_rows(const FileContext& file, hid_t dataset, const std::string& name, 
                const std::vector<RowRun>& runs, void* buffer, hid_t transfer_list) {
   static double scratch;  // a valid address for ranks that read nothing
   transfer_rows(file, dataset, name, runs, "read", [&](hid_t memory_space, hid_t file_space) {
-    return H5Dread(dataset, memory_type, memory_space, file_space, transfer_list,
-                   buffer ? buffer : &scratch);
+    return H5Dread(dataset, memory_type, memory_space, file_space, transfer_list, buffer ? buffer : &scratch);
   });
 }
 
@@ -351,8 +348,7 @@ void write_rows(const FileContext& file, hid_t dataset, const std::string& name,
                 const std::vector<RowRun>& runs, const void* buffer, hid_t transfer_list) {
   static const double scratch = 0;
   transfer_rows(file, dataset, name, runs, "written", [&](hid_t memory_space, hid_t file_space) {
-    return H5Dwrite(dataset, memory_type, memory_space, file_space, transfer_list,
-                    buffer ? buffer : &scratch);
+    return H5Dwrite(dataset, memory_type, memory_space, file_space, transfer_list, buffer ? buffer : &scratch);
   });
 }
 

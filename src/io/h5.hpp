@@ -112,20 +112,16 @@ std::string describe_shape(const std::vector<hsize_t>& shape);  // "[4, 9]" or "
 
 // ---- attributes ---------------------------------------------------------------------
 // `object` names the owner for messages ("group '/mesh'").
-std::int64_t read_int_attribute(const FileContext& file, hid_t owner, const std::string& object,
-                                const char* name);
-std::string read_string_attribute(const FileContext& file, hid_t owner, const std::string& object,
-                                  const char* name);
+std::int64_t read_int_attribute(const FileContext& file, hid_t owner, const std::string& object, const char* name);
+std::string read_string_attribute(const FileContext& file, hid_t owner, const std::string& object, const char* name);
 /// At most `max_values` numbers, as a scalar or a one-dimensional array.
-std::vector<double> read_double_array_attribute(const FileContext& file, hid_t owner,
-                                                const std::string& object, const char* name,
-                                                std::size_t max_values);
+std::vector<double> read_double_array_attribute(const FileContext& file, hid_t owner, const std::string& object,
+                                                const char* name, std::size_t max_values);
 /// Whether `owner` has the attribute (false also when HDF5 cannot tell).
 bool attribute_exists(hid_t owner, const char* name);
 
 void write_int_attribute(const FileContext& file, hid_t owner, const char* name, std::int64_t value);
-void write_string_attribute(const FileContext& file, hid_t owner, const char* name,
-                            const std::string& value);
+void write_string_attribute(const FileContext& file, hid_t owner, const char* name, const std::string& value);
 void write_double_array_attribute(const FileContext& file, hid_t owner, const char* name,
                                   const std::vector<double>& values);
 

@@ -21,9 +21,7 @@
 
 namespace gsr {
 
-int MeshInfo::nodes_per_element() const noexcept {
-  return static_cast<int>(io::nodes_per_element(dim, order));
-}
+int MeshInfo::nodes_per_element() const noexcept { return static_cast<int>(io::nodes_per_element(dim, order)); }
 
 std::array<std::int64_t, 2> block_range(std::int64_t elements, int rank, int ranks) noexcept {
   const std::int64_t base = elements / ranks, extra = elements % ranks;
@@ -92,8 +90,8 @@ Id open_optional_dataset(const FileContext& file, hid_t handle, const char* path
   Id dataset = open_dataset(file, handle, path, type);
   const std::vector<hsize_t> actual = dataset_shape(file, dataset.get(), path);
   if (actual != shape)
-    file.fail(dataset_name(path) + ": has shape " + describe_shape(actual) + ", expected " +
-              describe_shape(shape) + " (" + meaning + ")");
+    file.fail(dataset_name(path) + ": has shape " + describe_shape(actual) + ", expected " + describe_shape(shape) +
+              " (" + meaning + ")");
   return dataset;
 }
 
@@ -105,8 +103,8 @@ void check_format_attributes(const FileContext& file, hid_t handle) {
     file.fail("attribute 'format' of group '/': is '" + format + "', expected '" + format_name + "'");
   const std::int64_t version = read_int_attribute(file, root.get(), root_object, "version");
   if (version != format_version)
-    file.fail("attribute 'version' of group '/': is " + std::to_string(version) +
-              ", but this gsr reads version " + std::to_string(format_version));
+    file.fail("attribute 'version' of group '/': is " + std::to_string(version) + ", but this gsr reads version " +
+              std::to_string(format_version));
 }
 
 /// The attributes of group '/mesh': dim, order and the optional periods.
@@ -120,8 +118,8 @@ void read_mesh_attributes(const FileContext& file, hid_t handle, MeshInfo& info)
     file.fail("attribute 'dim' of group '/mesh': is " + std::to_string(dim) + ", expected 2 or 3");
   const std::int64_t order = read_int_attribute(file, group.get(), mesh_object, "order");
   if (order < 1 || order > max_order)
-    file.fail("attribute 'order' of group '/mesh': is " + std::to_string(order) +
-              ", expected 1 to " + std::to_string(max_order));
+    file.fail("attribute 'order' of group '/mesh': is " + std::to_string(order) + ", expected 1 to " +
+              std::to_string(max_order));
   info.dim = static_cast<int>(dim);
   info.order = static_cast<int>(order);
 
@@ -150,9 +148,9 @@ void open_global_ids(OpenMesh& mesh) {
     file.fail(dataset_name(global_ids_path) + ": has shape " + describe_shape(id_shape) +
               ", expected 2 dimensions [E, (N+1)^dim]");
   if (id_shape[1] != nodes)
-    file.fail(dataset_name(global_ids_path) + ": has shape " + describe_shape(id_shape) +
-              ", expected [E, " + std::to_string(nodes) + "] for dim " + std::to_string(info.dim) +
-              " and order " + std::to_string(info.order));
+    file.fail(dataset_name(global_ids_path) + ": has shape " + describe_shape(id_shape) + ", expected [E, " +
+              std::to_string(nodes) + "] for dim " + std::to_string(info.dim) + " and order " +
+              std::to_string(info.order));
   if (id_shape[0] == 0) file.fail(dataset_name(global_ids_path) + ": has no elements (E = 0)");
   if (id_shape[0] > static_cast<hsize_t>(std::numeric_limits<std::int64_t>::max() / id_shape[1]))
     file.fail(dataset_name(global_ids_path) + ": is impossibly large");
@@ -169,8 +167,8 @@ void open_optional_datasets(OpenMesh& mesh) {
   mesh.coordinates = open_optional_dataset(file, handle, coordinates_path, float64_type,
                                            {elements, nodes, static_cast<hsize_t>(info.dim)}, "[E, (N+1)^dim, dim]");
   info.has_coordinates = static_cast<bool>(mesh.coordinates);
-  mesh.partition = open_optional_dataset(file, handle, partition_path, int32_type, {elements},
-                                         "[E], one rank per element");
+  mesh.partition =
+      open_optional_dataset(file, handle, partition_path, int32_type, {elements}, "[E], one rank per element");
   info.has_partition = static_cast<bool>(mesh.partition);
   if (info.has_partition && attribute_exists(mesh.partition.get(), "ranks")) {
     const std::int64_t ranks = read_int_attribute(file, mesh.partition.get(), dataset_name(partition_path), "ranks");
@@ -303,9 +301,9 @@ void check_structure_serially(const std::string& path) {
     mesh.file.fail(diagnose_unopenable(path) + (detail.empty() ? "" : " (HDF5: " + detail + ")"));
   }
   validate(mesh);
-  for (const auto& [dataset, dataset_path] : {std::pair{mesh.ids.get(), global_ids_path},
-                                              std::pair{mesh.coordinates.get(), coordinates_path},
-                                              std::pair{mesh.partition.get(), partition_path}})
+  for (const auto& [dataset, dataset_path] :
+       {std::pair{mesh.ids.get(), global_ids_path}, std::pair{mesh.coordinates.get(), coordinates_path},
+        std::pair{mesh.partition.get(), partition_path}})
     if (dataset >= 0) check_storage(mesh, dataset, dataset_path);
 }
 
@@ -360,11 +358,10 @@ void check_partition_is_for(const OpenMesh& mesh, MPI_Comm comm, int ranks) {
   const std::string name = dataset_name(partition_path);
   const MeshInfo& info = mesh.info;
   agreed(comm, [&] {
-    if (!info.has_partition)
-      mesh.file.fail(name + ": missing (needed to read the mesh by partition)");
+    if (!info.has_partition) mesh.file.fail(name + ": missing (needed to read the mesh by partition)");
     if (info.partition_ranks != 0 && info.partition_ranks != ranks)
-      mesh.file.fail(name + ": made for " + ranks_text(info.partition_ranks) + " (its attribute 'ranks'), but read by " +
-                     ranks_text(ranks));
+      mesh.file.fail(name + ": made for " + ranks_text(info.partition_ranks) +
+                     " (its attribute 'ranks'), but read by " + ranks_text(ranks));
   });
 }
 
@@ -385,9 +382,8 @@ std::vector<std::int32_t> read_owners(const OpenMesh& mesh, MPI_Comm comm, int r
   agreed(comm, [&] {
     for (std::size_t i = 0; i < owners.size(); ++i) {
       if (owners[i] < 0 || owners[i] >= ranks)
-        file.fail(name + ": element " + std::to_string(first + static_cast<std::int64_t>(i)) +
-                  " is assigned to rank " + std::to_string(owners[i]) + ", outside [0, " +
-                  std::to_string(ranks) + ") for " + ranks_text(ranks));
+        file.fail(name + ": element " + std::to_string(first + static_cast<std::int64_t>(i)) + " is assigned to rank " +
+                  std::to_string(owners[i]) + ", outside [0, " + std::to_string(ranks) + ") for " + ranks_text(ranks));
       largest = std::max(largest, static_cast<int>(owners[i]));
     }
   });
@@ -405,8 +401,7 @@ std::vector<std::int32_t> read_owners(const OpenMesh& mesh, MPI_Comm comm, int r
 /// ascending, so what a rank receives is already sorted.
 std::vector<std::int64_t> send_to_owners(const std::vector<std::int32_t>& owners, std::int64_t first, MPI_Comm comm,
                                          int ranks) {
-  std::vector<int> send_counts(ranks, 0), send_offsets(ranks, 0), receive_counts(ranks, 0),
-      receive_offsets(ranks, 0);
+  std::vector<int> send_counts(ranks, 0), send_offsets(ranks, 0), receive_counts(ranks, 0), receive_offsets(ranks, 0);
   for (const std::int32_t owner : owners) ++send_counts[owner];
   MPI_Alltoall(send_counts.data(), 1, MPI_INT, receive_counts.data(), 1, MPI_INT, comm);
   for (int r = 1; r < ranks; ++r) {
@@ -444,7 +439,8 @@ std::vector<std::int64_t> block_elements(const OpenMesh& mesh, MPI_Comm comm) {
   const auto [first, last] = block_range(mesh.info.elements, rank, ranks);
   std::vector<std::int64_t> mine;
   agreed(comm, [&] {
-    mine = allocate<std::int64_t>(mesh.file, dataset_name(global_ids_path) + " (element list)", static_cast<std::size_t>(last - first));
+    mine = allocate<std::int64_t>(mesh.file, dataset_name(global_ids_path) + " (element list)",
+                                  static_cast<std::size_t>(last - first));
   });
   for (std::size_t k = 0; k < mine.size(); ++k) mine[k] = first + static_cast<std::int64_t>(k);
   return mine;
@@ -483,8 +479,8 @@ Mesh read_mesh(const std::string& path, MPI_Comm comm, ReadOptions options) {
     agreed(comm, [&] {
       mesh.coordinates = allocate<double>(file_mesh.file, dataset_name(coordinates_path),
                                           nodes * static_cast<std::size_t>(mesh.dim()));
-      read_rows(file_mesh.file, file_mesh.coordinates.get(), dataset_name(coordinates_path),
-                H5T_NATIVE_DOUBLE, runs, mesh.coordinates.data(), transfer.get());
+      read_rows(file_mesh.file, file_mesh.coordinates.get(), dataset_name(coordinates_path), H5T_NATIVE_DOUBLE, runs,
+                mesh.coordinates.data(), transfer.get());
     });
   }
   return mesh;

@@ -41,8 +41,8 @@ void check_layout(const std::string& path, const MeshLayout& layout) {
 
 /// A dataset of `shape` whose first dimension counts rows. Chunked (about 1 MiB per chunk)
 /// for the slab writer when larger than a chunk; contiguous for collective MPI-IO writes.
-Id create_dataset(const FileContext& file, hid_t handle, const char* path, hid_t type,
-                  std::vector<hsize_t> shape, bool chunked) {
+Id create_dataset(const FileContext& file, hid_t handle, const char* path, hid_t type, std::vector<hsize_t> shape,
+                  bool chunked) {
   Id space(H5Screate_simple(static_cast<int>(shape.size()), shape.data(), nullptr));
   Id properties(H5Pcreate(H5P_DATASET_CREATE));
   hsize_t row_bytes = H5Tget_size(type);
@@ -59,8 +59,7 @@ Id create_dataset(const FileContext& file, hid_t handle, const char* path, hid_t
   return dataset;
 }
 
-MeshDatasets create_mesh_objects(const FileContext& file, hid_t handle, const MeshLayout& layout,
-                                 bool chunked) {
+MeshDatasets create_mesh_objects(const FileContext& file, hid_t handle, const MeshLayout& layout, bool chunked) {
   Id root(H5Gopen2(handle, "/", H5P_DEFAULT));
   write_string_attribute(file, root.get(), "format", format_name);
   write_int_attribute(file, root.get(), "version", format_version);
@@ -90,9 +89,9 @@ MeshDatasets create_mesh_objects(const FileContext& file, hid_t handle, const Me
                            "linear sub-cells and node views for the XDMF sidecar; not part of the mesh format");
     create_point_views(file, handle, layout);
     const auto cells = elements * static_cast<hsize_t>(subcells_per_element(layout.dim, layout.order));
-    sets.cells = create_dataset(file, handle, xdmf_cells_path,
-                                subcells_need_int64(layout) ? H5T_STD_I64LE : H5T_STD_I32LE,
-                                {cells, static_cast<hsize_t>(subcell_corners(layout.dim))}, chunked);
+    sets.cells =
+        create_dataset(file, handle, xdmf_cells_path, subcells_need_int64(layout) ? H5T_STD_I64LE : H5T_STD_I32LE,
+                       {cells, static_cast<hsize_t>(subcell_corners(layout.dim))}, chunked);
     if (draws_rank(layout)) sets.rank = create_dataset(file, handle, xdmf_rank_path, H5T_STD_I32LE, {cells}, chunked);
   }
   return sets;
@@ -113,8 +112,8 @@ void write_subcells(const FileContext& file, const MeshLayout& layout, hid_t cel
                     const std::vector<RowRun>& cell_runs, hid_t memory_type, hid_t transfer) {
   std::vector<Index> connectivity;
   for (const RowRun& run : runs)
-    append_subcells(layout.dim, layout.order, static_cast<std::int64_t>(run.first), static_cast<std::int64_t>(run.count),
-                    connectivity);
+    append_subcells(layout.dim, layout.order, static_cast<std::int64_t>(run.first),
+                    static_cast<std::int64_t>(run.count), connectivity);
   write_rows(file, cells, dataset_name(xdmf_cells_path), memory_type, cell_runs, connectivity.data(), transfer);
 }
 
@@ -133,8 +132,7 @@ void write_visual_rows(const FileContext& file, const MeshLayout& layout, MeshDa
   std::vector<std::int32_t> rank;
   rank.reserve(owners.size() * per_element);
   for (const std::int32_t owner : owners) rank.insert(rank.end(), per_element, owner);
-  write_rows(file, sets.rank.get(), dataset_name(xdmf_rank_path), H5T_NATIVE_INT32, cell_runs, rank.data(),
-             transfer);
+  write_rows(file, sets.rank.get(), dataset_name(xdmf_rank_path), H5T_NATIVE_INT32, cell_runs, rank.data(), transfer);
 }
 
 /// Writes the rows `runs` of every dataset the layout has: ids, coordinates (if any),
@@ -153,8 +151,7 @@ void write_element_rows(const FileContext& file, const MeshLayout& layout, MeshD
 }
 
 /// Rank-local: what this rank holds fits the agreed layout.
-void check_held_elements(const FileContext& file, const Mesh& mesh, const MeshLayout& layout,
-                         long long last_element) {
+void check_held_elements(const FileContext& file, const Mesh& mesh, const MeshLayout& layout, long long last_element) {
   const auto nodes = static_cast<std::size_t>(nodes_per_element(layout.dim, layout.order));
   if (last_element + 1 != layout.elements)
     file.fail("write_mesh: the ranks hold " + std::to_string(layout.elements) + " elements but the largest index is " +
@@ -164,8 +161,8 @@ void check_held_elements(const FileContext& file, const Mesh& mesh, const MeshLa
       (!mesh.elements.empty() && mesh.elements.front() < 0))
     file.fail("write_mesh: this rank's element indices are not ascending and distinct");
   if (mesh.ids.size() != mesh.elements.size() * nodes)
-    file.fail("write_mesh: " + std::to_string(mesh.ids.size()) + " ids for " +
-              std::to_string(mesh.elements.size()) + " elements of " + std::to_string(nodes) + " nodes");
+    file.fail("write_mesh: " + std::to_string(mesh.ids.size()) + " ids for " + std::to_string(mesh.elements.size()) +
+              " elements of " + std::to_string(nodes) + " nodes");
   if (layout.coordinates && mesh.coordinates.size() != mesh.ids.size() * static_cast<std::size_t>(layout.dim))
     file.fail("write_mesh: " + std::to_string(mesh.coordinates.size()) + " coordinates for " +
               std::to_string(mesh.ids.size()) + " nodes of dim " + std::to_string(layout.dim));
@@ -278,11 +275,11 @@ void MeshWriter::write(std::span<const std::int64_t> ids, std::span<const double
                 " exceed the " + std::to_string(layout.elements) + " elements of the layout");
   const std::size_t dim = static_cast<std::size_t>(layout.dim);
   if (coordinates.size() != (layout.coordinates ? ids.size() * dim : 0))
-    w.file.fail("write: got " + std::to_string(coordinates.size()) + " coordinates for " +
-                std::to_string(count) + " elements" + (layout.coordinates ? "" : " of a layout without coordinates"));
+    w.file.fail("write: got " + std::to_string(coordinates.size()) + " coordinates for " + std::to_string(count) +
+                " elements" + (layout.coordinates ? "" : " of a layout without coordinates"));
   if (partition.size() != (layout.partition ? static_cast<std::size_t>(count) : 0))
-    w.file.fail("write: got " + std::to_string(partition.size()) + " partition values for " +
-                std::to_string(count) + " elements");
+    w.file.fail("write: got " + std::to_string(partition.size()) + " partition values for " + std::to_string(count) +
+                " elements");
   if (count == 0) return;
 
   io::QuietHdf5 quiet;

@@ -21,8 +21,7 @@ std::string xdmf_path(const std::string& mesh_path) {
 namespace io {
 
 bool subcells_need_int64(const MeshLayout& layout) {
-  return layout.elements * nodes_per_element(layout.dim, layout.order) >
-         std::numeric_limits<std::int32_t>::max();
+  return layout.elements * nodes_per_element(layout.dim, layout.order) > std::numeric_limits<std::int32_t>::max();
 }
 
 template <class Index>
@@ -52,8 +51,8 @@ namespace {
 
 /// A virtual dataset at `path` of `type` and `shape` whose leading block of shape `mapped`
 /// is `source` (a dataset of this file) read in row-major order; the rest reads as 0.
-void create_view(const FileContext& file, hid_t handle, const char* path, hid_t type,
-                 const std::vector<hsize_t>& shape, const std::vector<hsize_t>& mapped, const char* source) {
+void create_view(const FileContext& file, hid_t handle, const char* path, hid_t type, const std::vector<hsize_t>& shape,
+                 const std::vector<hsize_t>& mapped, const char* source) {
   Id source_set(H5Dopen2(handle, source, H5P_DEFAULT));
   if (!source_set) file.fail_hdf5(dataset_name(source) + ": cannot be opened for the XDMF views");
   Id source_space(H5Dget_space(source_set.get()));
@@ -61,13 +60,13 @@ void create_view(const FileContext& file, hid_t handle, const char* path, hid_t 
   const std::vector<hsize_t> start(shape.size(), 0);
   Id properties(H5Pcreate(H5P_DATASET_CREATE));
   const double zero[1] = {0};
-  bool made = source_space && view_space && properties &&
-              H5Sselect_hyperslab(view_space.get(), H5S_SELECT_SET, start.data(), nullptr, mapped.data(), nullptr) >= 0 &&
-              H5Sselect_all(source_space.get()) >= 0 &&
-              H5Pset_fill_value(properties.get(), H5T_NATIVE_DOUBLE, zero) >= 0 &&
-              // "." is HDF5's name for the file holding the view, so renaming the file keeps it whole.
-              H5Pset_virtual(properties.get(), view_space.get(), ".", source, source_space.get()) >= 0 &&
-              H5Sselect_all(view_space.get()) >= 0;
+  bool made =
+      source_space && view_space && properties &&
+      H5Sselect_hyperslab(view_space.get(), H5S_SELECT_SET, start.data(), nullptr, mapped.data(), nullptr) >= 0 &&
+      H5Sselect_all(source_space.get()) >= 0 && H5Pset_fill_value(properties.get(), H5T_NATIVE_DOUBLE, zero) >= 0 &&
+      // "." is HDF5's name for the file holding the view, so renaming the file keeps it whole.
+      H5Pset_virtual(properties.get(), view_space.get(), ".", source, source_space.get()) >= 0 &&
+      H5Sselect_all(view_space.get()) >= 0;
   if (made) {
     Id view(H5Dcreate2(handle, path, type, view_space.get(), H5P_DEFAULT, properties.get(), H5P_DEFAULT));
     made = static_cast<bool>(view);
@@ -79,22 +78,30 @@ std::string xml_escape(const std::string& text) {
   std::string out;
   for (const char c : text) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
 }
 
-std::string data_item(const std::string& dimensions, const char* number_type, int precision,
-                      const std::string& h5_name, const char* dataset) {
+std::string data_item(const std::string& dimensions, const char* number_type, int precision, const std::string& h5_name,
+                      const char* dataset) {
   std::ostringstream item;
-  item << "<DataItem Dimensions=\"" << dimensions << "\" NumberType=\"" << number_type
-       << "\" Precision=\"" << precision << "\" Format=\"HDF\">" << xml_escape(h5_name) << ':'
-       << dataset << "</DataItem>";
+  item << "<DataItem Dimensions=\"" << dimensions << "\" NumberType=\"" << number_type << "\" Precision=\"" << precision
+       << "\" Format=\"HDF\">" << xml_escape(h5_name) << ':' << dataset << "</DataItem>";
   return item.str();
 }
 
@@ -107,8 +114,7 @@ void create_point_views(const FileContext& file, hid_t handle, const MeshLayout&
   create_view(file, handle, xdmf_point_ids_path, H5T_STD_I64LE, {points}, {points}, global_ids_path);
 }
 
-void write_xdmf(const std::string& xmf_path, const std::string& h5_name, const MeshLayout& layout,
-                bool has_rank) {
+void write_xdmf(const std::string& xmf_path, const std::string& h5_name, const MeshLayout& layout, bool has_rank) {
   const std::int64_t points = layout.elements * nodes_per_element(layout.dim, layout.order);
   const std::int64_t cells = layout.elements * subcells_per_element(layout.dim, layout.order);
   const int corners = subcell_corners(layout.dim);
@@ -126,7 +132,8 @@ void write_xdmf(const std::string& xmf_path, const std::string& h5_name, const M
       << "    <Grid Name=\"mesh\" GridType=\"Uniform\">\n"
       << "      <Topology TopologyType=\"" << (layout.dim == 2 ? "Quadrilateral" : "Hexahedron")
       << "\" NumberOfElements=\"" << c << "\">\n"
-      << "        " << data_item(c + " " + std::to_string(corners), "Int", index_bytes, h5_name, xdmf_cells_path) << "\n"
+      << "        " << data_item(c + " " + std::to_string(corners), "Int", index_bytes, h5_name, xdmf_cells_path)
+      << "\n"
       << "      </Topology>\n"
       << "      <Geometry GeometryType=\"XYZ\">\n"
       << "        " << data_item(p + " 3", "Float", 8, h5_name, xdmf_points_path) << "\n"

@@ -39,7 +39,6 @@ void create_point_views(const FileContext& file, hid_t handle, const MeshLayout&
 
 /// Writes `xmf_path`, which refers to datasets of the mesh file `h5_name` (a path
 /// relative to the sidecar's directory). `has_rank` adds the rank field.
-void write_xdmf(const std::string& xmf_path, const std::string& h5_name, const MeshLayout& layout,
-                bool has_rank);
+void write_xdmf(const std::string& xmf_path, const std::string& h5_name, const MeshLayout& layout, bool has_rank);
 
 }  // namespace gsr::io

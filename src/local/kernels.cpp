@@ -25,16 +25,20 @@ template <class T>
 struct Add {
   static constexpr T identity() { return T(0); }
   static T apply(T a, T b) {
-    if constexpr (std::is_integral_v<T>) return static_cast<T>(static_cast<Wide<T>>(a) + static_cast<Wide<T>>(b));
-    else return a + b;
+    if constexpr (std::is_integral_v<T>)
+      return static_cast<T>(static_cast<Wide<T>>(a) + static_cast<Wide<T>>(b));
+    else
+      return a + b;
   }
 };
 template <class T>
 struct Mul {
   static constexpr T identity() { return T(1); }
   static T apply(T a, T b) {
-    if constexpr (std::is_integral_v<T>) return static_cast<T>(static_cast<Wide<T>>(a) * static_cast<Wide<T>>(b));
-    else return a * b;
+    if constexpr (std::is_integral_v<T>)
+      return static_cast<T>(static_cast<Wide<T>>(a) * static_cast<Wide<T>>(b));
+    else
+      return a * b;
   }
 };
 template <class T>
@@ -54,8 +58,10 @@ struct Bpr {
   static T apply(T a, T b) {
     Wide<T> x = static_cast<Wide<T>>(a), y = static_cast<Wide<T>>(b);
     while (x != y) {
-      if (x < y) y >>= 1;
-      else x >>= 1;
+      if (x < y)
+        y >>= 1;
+      else
+        x >>= 1;
     }
     return static_cast<T>(x);
   }
@@ -99,8 +105,7 @@ void gather_impl(const L& u, const EntryMap& contrib, std::size_t g0, std::size_
 }
 
 template <class T, class OpT, class L>
-void reduce_local_impl(const L& u, const EntryMap& contrib, const EntryMap& receive,
-                       std::size_t g0, std::size_t g1) {
+void reduce_local_impl(const L& u, const EntryMap& contrib, const EntryMap& receive, std::size_t g0, std::size_t g1) {
   for (std::size_t g = g0; g < g1; ++g) {
     const auto from = contrib.row(g);
     const auto to = receive.row(g);
@@ -128,7 +133,8 @@ template <class T, class OpT, bool Paired>
   const std::size_t b = map.offsets[r], e = map.offsets[r + 1];
   T acc = reinterpret_cast<const T*>(blocks[map.slot[b]])[static_cast<std::size_t>(map.index[b]) * k + c];
   for (std::size_t j = b + 1; j < e; ++j)
-    acc = OpT::apply(acc, reinterpret_cast<const T*>(blocks[map.slot[j]])[static_cast<std::size_t>(map.index[j]) * k + c]);
+    acc = OpT::apply(acc,
+                     reinterpret_cast<const T*>(blocks[map.slot[j]])[static_cast<std::size_t>(map.index[j]) * k + c]);
   return acc;
 }
 
@@ -232,18 +238,24 @@ void by_size(std::size_t size, F&& f) {
 // Calls f.template operator()<P>() with P = map.paired, a compile-time choice for fold_row.
 template <class F>
 void by_pairing(const CombineMap& map, F&& f) {
-  if (map.paired) f.template operator()<true>();
-  else f.template operator()<false>();
+  if (map.paired)
+    f.template operator()<true>();
+  else
+    f.template operator()<false>();
 }
 
 // Calls `f` with the layout object matching `u` (one / interleaved / separate).
 // gs_many with one array is gs on that array.
 template <class T, class F>
 void with_layout(const DataRef& u, F&& f) {
-  if (u.many && u.k > 1) f(Separate<T>{reinterpret_cast<T* const*>(u.arrays), u.k});
-  else if (u.many) f(One<T>{static_cast<T*>(u.arrays[0])});
-  else if (u.k == 1) f(One<T>{static_cast<T*>(u.base)});
-  else f(Interleaved<T>{static_cast<T*>(u.base), u.k});
+  if (u.many && u.k > 1)
+    f(Separate<T>{reinterpret_cast<T* const*>(u.arrays), u.k});
+  else if (u.many)
+    f(One<T>{static_cast<T*>(u.arrays[0])});
+  else if (u.k == 1)
+    f(One<T>{static_cast<T*>(u.base)});
+  else
+    f(Interleaved<T>{static_cast<T*>(u.base), u.k});
 }
 
 template <class T, class OpT>
@@ -251,16 +263,18 @@ struct Table {
   static void gather(const DataRef& u, const EntryMap& contrib, std::size_t g0, std::size_t g1, void* rows) {
     with_layout<T>(u, [&](const auto& l) { gather_impl<T, OpT>(l, contrib, g0, g1, static_cast<T*>(rows)); });
   }
-  static void reduce_local(const DataRef& u, const EntryMap& contrib, const EntryMap& receive,
-                           std::size_t g0, std::size_t g1) {
+  static void reduce_local(const DataRef& u, const EntryMap& contrib, const EntryMap& receive, std::size_t g0,
+                           std::size_t g1) {
     with_layout<T>(u, [&](const auto& l) { reduce_local_impl<T, OpT>(l, contrib, receive, g0, g1); });
   }
   static void reduce_fixed(const DataRef& u, std::size_t size, const index_t* entries, std::size_t groups,
                            const index_t* prefetch_end) {
     auto run = [&](const auto& l) {
       by_size(size, [&]<std::size_t S>() {
-        if (prefetch_end) reduce_fixed_impl<T, OpT, S, true>(l, entries, groups, prefetch_end);
-        else reduce_fixed_impl<T, OpT, S, false>(l, entries, groups, nullptr);
+        if (prefetch_end)
+          reduce_fixed_impl<T, OpT, S, true>(l, entries, groups, prefetch_end);
+        else
+          reduce_fixed_impl<T, OpT, S, false>(l, entries, groups, nullptr);
       });
     };
     if (u.many && u.k > 1) {
@@ -289,14 +303,18 @@ struct Table {
   static void gather_sized(const DataRef& u, std::size_t size, const index_t* entries, const index_t* rows,
                            std::size_t groups, void* partials) {
     with_layout<T>(u, [&](const auto& l) {
-      by_size(size, [&]<std::size_t S>() { gather_sized_impl<T, OpT, S>(l, entries, rows, groups, static_cast<T*>(partials)); });
+      by_size(size, [&]<std::size_t S>() {
+        gather_sized_impl<T, OpT, S>(l, entries, rows, groups, static_cast<T*>(partials));
+      });
     });
   }
   static void combine_scatter_sized(const DataRef& u, std::size_t size, const index_t* entries, const index_t* rows,
                                     std::size_t groups, const std::byte* const* blocks, const CombineMap& map) {
     with_layout<T>(u, [&](const auto& l) {
       by_pairing(map, [&]<bool P>() {
-        by_size(size, [&]<std::size_t S>() { combine_scatter_sized_impl<T, OpT, S, P>(l, entries, rows, groups, blocks, map); });
+        by_size(size, [&]<std::size_t S>() {
+          combine_scatter_sized_impl<T, OpT, S, P>(l, entries, rows, groups, blocks, map);
+        });
       });
     });
   }
@@ -305,8 +323,8 @@ struct Table {
     for (std::size_t i = 0; i < count; ++i) d[i] = OpT::identity();
   }
   static constexpr Kernels make() {
-    return Kernels{sizeof(T), &gather, &reduce_local, &reduce_fixed, &combine, &combine_scatter, &gather_sized,
-                   &combine_scatter_sized, &fill_identity};
+    return Kernels{sizeof(T),        &gather,       &reduce_local,          &reduce_fixed, &combine,
+                   &combine_scatter, &gather_sized, &combine_scatter_sized, &fill_identity};
   }
 };
 
@@ -320,8 +338,10 @@ constexpr std::array<Kernels, sizeof...(Ops)> tables_for() {
 template <class T>
 const Kernels* kernels_of(Op op) {
   static constexpr auto table = [] {
-    if constexpr (std::is_integral_v<T>) return tables_for<T, Add, Mul, Min, Max, Bpr>();
-    else return tables_for<T, Add, Mul, Min, Max>();
+    if constexpr (std::is_integral_v<T>)
+      return tables_for<T, Add, Mul, Min, Max, Bpr>();
+    else
+      return tables_for<T, Add, Mul, Min, Max>();
   }();
   const auto o = static_cast<std::size_t>(op);
   return o < table.size() ? &table[o] : nullptr;
@@ -330,7 +350,8 @@ const Kernels* kernels_of(Op op) {
 const Kernels* lookup(Domain dom, Op op) {
   switch (dom) {
 #define GSR_DOMAIN_KERNELS(type, domain, name, gs_code, fortran_code) \
-  case Domain::domain: return kernels_of<type>(op);
+  case Domain::domain:                                                \
+    return kernels_of<type>(op);
     GSR_FOR_EACH_DOMAIN(GSR_DOMAIN_KERNELS)
 #undef GSR_DOMAIN_KERNELS
   }

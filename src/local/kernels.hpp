@@ -41,11 +41,10 @@ struct CombineMap {
 struct Kernels {
   std::size_t value_size;
   /// rows[g - g0] = fold of the entries `contrib` lists for group g (identity if none).
-  void (*gather)(const DataRef& u, const EntryMap& contrib, std::size_t g0, std::size_t g1,
-                 void* rows);
+  void (*gather)(const DataRef& u, const EntryMap& contrib, std::size_t g0, std::size_t g1, void* rows);
   /// gather then scatter for groups [g0, g1), without a buffer.
-  void (*reduce_local)(const DataRef& u, const EntryMap& contrib, const EntryMap& receive,
-                       std::size_t g0, std::size_t g1);
+  void (*reduce_local)(const DataRef& u, const EntryMap& contrib, const EntryMap& receive, std::size_t g0,
+                       std::size_t g1);
   /// gather then scatter for `groups` groups of `size` entries each, stored contiguously
   /// (every entry contributes and receives). With `prefetch_end` (the end of the array
   /// `entries` lies in, Plan::fixed_entries), asks for the lines of the entries ahead, across

@@ -46,8 +46,10 @@ std::vector<Layers> axis_layers(const BoxModel& box, const BlockGrid& grid, int 
   for (std::int64_t g : boundary) {
     std::vector<int> blocks;
     for (std::int64_t e : {g / N - 1, g / N}) {  // the elements on either side of layer g
-      if (box.periodic[axis]) e = (e + n) % n;
-      else if (e < 0 || e >= n) continue;
+      if (box.periodic[axis])
+        e = (e + n) % n;
+      else if (e < 0 || e >= n)
+        continue;
       blocks.push_back(block_of(n, p, e));
     }
     std::sort(blocks.begin(), blocks.end());
@@ -72,7 +74,8 @@ int BoxModel::nodes_per_element() const {
 
 void BoxModel::element_ids(std::int64_t e, std::span<std::int64_t> out) const {
   const std::int64_t ex = e % elements[0], ey = e / elements[0] % elements[1], ez = e / (elements[0] * elements[1]);
-  const std::int64_t lx = lattice(*this, 0), ly = dim >= 2 ? lattice(*this, 1) : 1, lz = dim == 3 ? lattice(*this, 2) : 1;
+  const std::int64_t lx = lattice(*this, 0), ly = dim >= 2 ? lattice(*this, 1) : 1,
+                     lz = dim == 3 ? lattice(*this, 2) : 1;
   const int nz = dim == 3 ? order + 1 : 1;
   std::size_t node = 0;
   for (int c = 0; c < nz; ++c)
@@ -136,7 +139,8 @@ std::vector<std::int32_t> element_owners(const BoxModel& box, const BlockGrid& g
     const std::int64_t ex = e % box.elements[0], ey = e / box.elements[0] % box.elements[1],
                        ez = e / (box.elements[0] * box.elements[1]);
     owner[static_cast<std::size_t>(e)] =
-        block_of(box.elements[0], px, ex) + px * (block_of(box.elements[1], py, ey) + py * block_of(box.elements[2], pz, ez));
+        block_of(box.elements[0], px, ex) +
+        px * (block_of(box.elements[1], py, ey) + py * block_of(box.elements[2], pz, ez));
   }
   return owner;
 }
@@ -169,7 +173,8 @@ Sharing box_sharing(const BoxModel& box, const BlockGrid& grid) {
               c.count = static_cast<std::uint64_t>(x.count * y.count * z.count);
               classes.push_back(std::move(c));
             }
-        std::sort(classes.begin(), classes.end(), [](const RowClass& a, const RowClass& b) { return a.holders < b.holders; });
+        std::sort(classes.begin(), classes.end(),
+                  [](const RowClass& a, const RowClass& b) { return a.holders < b.holders; });
       }
   finish_sharing(sharing);
   return sharing;

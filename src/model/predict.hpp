@@ -17,14 +17,14 @@ double predict_seconds(Method method, const RankPlan& plan, const detail::CostMo
 
 struct MethodSummary {
   Method method = Method::pairwise;
-  double seconds = 0;             // the slowest rank's prediction
+  double seconds = 0;  // the slowest rank's prediction
   int slowest_rank = 0;
-  std::uint64_t messages_max = 0; // the most messages any rank sends per call (announcements included)
-  std::uint64_t bytes_max = 0;    // the most bytes any rank sends per call
+  std::uint64_t messages_max = 0;  // the most messages any rank sends per call (announcements included)
+  std::uint64_t bytes_max = 0;     // the most bytes any rank sends per call
   std::uint64_t values_max = 0;
   int neighbors_max = 0;
   double neighbors_avg = 0;
-  std::size_t stages = 0;         // the most stages of any rank
+  std::size_t stages = 0;                       // the most stages of any rank
   std::vector<std::uint64_t> stage_values_max;  // per stage, the most values any rank sends
   std::uint64_t setup_messages_max = 0, setup_bytes_max = 0;
   std::uint64_t memory_bytes_max = 0;  // the most plan_bytes + buffer_bytes of any rank

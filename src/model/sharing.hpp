@@ -20,15 +20,15 @@ struct RowClass {
 };
 
 struct VirtualRank {
-  std::vector<RowClass> classes;  // distinct holder sets, ascending (lexicographic)
+  std::vector<RowClass> classes;    // distinct holder sets, ascending (lexicographic)
   std::uint64_t shared_groups = 0;  // sum of the classes' counts (Stats::shared_groups)
 };
 
 struct Sharing {
   int ranks = 0;
-  std::vector<VirtualRank> rank;       // [ranks]
-  std::uint64_t global_shared_ids = 0; // distinct ids held by more than one rank
-  std::uint64_t holder_pairs = 0;      // (shared id, holder) pairs: allreduce's dense slots
+  std::vector<VirtualRank> rank;        // [ranks]
+  std::uint64_t global_shared_ids = 0;  // distinct ids held by more than one rank
+  std::uint64_t holder_pairs = 0;       // (shared id, holder) pairs: allreduce's dense slots
 };
 
 /// From explicit ids: element e (nodes_per_element ids from ids[e * nodes_per_element])

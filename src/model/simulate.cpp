@@ -54,9 +54,12 @@ void merge_classes(std::vector<Travelling>& held) {
   std::sort(held.begin(), held.end(), [](const Travelling& a, const Travelling& b) { return a.dests < b.dests; });
   std::size_t out = 0;
   for (std::size_t i = 0; i < held.size(); ++i) {
-    if (out > 0 && held[out - 1].dests == held[i].dests) held[out - 1].count += held[i].count;
-    else if (out != i) held[out++] = std::move(held[i]);
-    else ++out;
+    if (out > 0 && held[out - 1].dests == held[i].dests)
+      held[out - 1].count += held[i].count;
+    else if (out != i)
+      held[out++] = std::move(held[i]);
+    else
+      ++out;
   }
   held.resize(out);
 }

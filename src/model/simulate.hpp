@@ -20,10 +20,10 @@ namespace gsr::model {
 
 /// What one virtual rank's plan of one method would say.
 struct RankPlan {
-  std::vector<StageStats> stages;      // Stats::stages
-  std::vector<MessageStats> messages;  // Stats::messages, in the handle's order
-  int neighbors = 0;                   // Stats::neighbors
-  std::uint64_t messages_per_call = 0; // announcements not included (see call_bytes)
+  std::vector<StageStats> stages;       // Stats::stages
+  std::vector<MessageStats> messages;   // Stats::messages, in the handle's order
+  int neighbors = 0;                    // Stats::neighbors
+  std::uint64_t messages_per_call = 0;  // announcements not included (see call_bytes)
   std::uint64_t values_per_call = 0;
   /// Bytes this rank sends per call of one double: 8 per value, 16 per message header, and
   /// for neighbor 24 per neighbour for the announcements.
@@ -42,8 +42,8 @@ struct RankPlan {
 
 struct MethodPlans {
   Method method = Method::pairwise;
-  std::vector<RankPlan> rank;        // [ranks]
-  std::uint64_t allreduce_slots = 0; // allreduce: its dense array's slots (header excluded)
+  std::vector<RankPlan> rank;         // [ranks]
+  std::uint64_t allreduce_slots = 0;  // allreduce: its dense array's slots (header excluded)
 };
 
 MethodPlans simulate(Method method, const Sharing& sharing);

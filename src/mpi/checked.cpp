@@ -15,13 +15,14 @@ void throw_mpi_error(int code, const char* call, const char* file, int line) {
   char text[MPI_MAX_ERROR_STRING] = {};
   int length = 0;
   MPI_Error_string(code, text, &length);
-  throw Error(ErrorCode::mpi, std::string("gsr: MPI call failed: ") + call + ": " + text +
-                                  " (" + file + ":" + std::to_string(line) + ")");
+  throw Error(ErrorCode::mpi, std::string("gsr: MPI call failed: ") + call + ": " + text + " (" + file + ":" +
+                                  std::to_string(line) + ")");
 }
 
 void require_communicator(MPI_Comm comm, const char* what) {
   if (comm == MPI_COMM_NULL)
-    throw Error(ErrorCode::invalid_argument, std::string("gsr: ") + what + ": the communicator (comm) is MPI_COMM_NULL");
+    throw Error(ErrorCode::invalid_argument,
+                std::string("gsr: ") + what + ": the communicator (comm) is MPI_COMM_NULL");
   // Every rank of both groups gets here before anything collective, so all of them fail.
   int inter = 0;
   GSR_MPI_CHECK(MPI_Comm_test_inter(comm, &inter));

@@ -20,11 +20,10 @@ namespace gsr::detail {
 
 [[noreturn]] void throw_mpi_error(int code, const char* call, const char* file, int line);
 
-#define GSR_MPI_CHECK(call)                                                   \
-  do {                                                                        \
-    const int gsr_mpi_rc_ = (call);                                           \
-    if (gsr_mpi_rc_ != MPI_SUCCESS)                                           \
-      ::gsr::detail::throw_mpi_error(gsr_mpi_rc_, #call, __FILE__, __LINE__); \
+#define GSR_MPI_CHECK(call)                                                                                 \
+  do {                                                                                                      \
+    const int gsr_mpi_rc_ = (call);                                                                         \
+    if (gsr_mpi_rc_ != MPI_SUCCESS) ::gsr::detail::throw_mpi_error(gsr_mpi_rc_, #call, __FILE__, __LINE__); \
   } while (0)
 
 /// Throws invalid_argument for MPI_COMM_NULL, which no collective can run on (so this error

@@ -22,14 +22,18 @@ void send_one(const std::byte* data, std::size_t bytes, int dest, int tag, MPI_C
   const bool sync = mode == SendMode::synchronous;
   if (bytes <= int_max) {
     const int count = static_cast<int>(bytes);
-    if (sync) GSR_MPI_CHECK(MPI_Issend(data, count, MPI_BYTE, dest, tag, comm, request));
-    else GSR_MPI_CHECK(MPI_Isend(data, count, MPI_BYTE, dest, tag, comm, request));
+    if (sync)
+      GSR_MPI_CHECK(MPI_Issend(data, count, MPI_BYTE, dest, tag, comm, request));
+    else
+      GSR_MPI_CHECK(MPI_Isend(data, count, MPI_BYTE, dest, tag, comm, request));
     return;
   }
 #if MPI_VERSION >= 4
   const auto count = static_cast<MPI_Count>(bytes);
-  if (sync) GSR_MPI_CHECK(MPI_Issend_c(data, count, MPI_BYTE, dest, tag, comm, request));
-  else GSR_MPI_CHECK(MPI_Isend_c(data, count, MPI_BYTE, dest, tag, comm, request));
+  if (sync)
+    GSR_MPI_CHECK(MPI_Issend_c(data, count, MPI_BYTE, dest, tag, comm, request));
+  else
+    GSR_MPI_CHECK(MPI_Isend_c(data, count, MPI_BYTE, dest, tag, comm, request));
 #else
   throw Error(ErrorCode::internal, "gsr: a message chunk of " + std::to_string(bytes) + " bytes exceeds INT_MAX");
 #endif

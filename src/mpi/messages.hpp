@@ -63,8 +63,8 @@ struct ProbedMessage {
   MPI_Message handle = MPI_MESSAGE_NULL;  // the first (usually the only) chunk
   std::size_t bytes = 0;                  // the whole message
   int source = MPI_PROC_NULL;
-  std::vector<MPI_Message> more;          // the following chunks, when it came in chunks
-  std::size_t chunk = 0;                  // then the length of each but the last
+  std::vector<MPI_Message> more;  // the following chunks, when it came in chunks
+  std::size_t chunk = 0;          // then the length of each but the last
 };
 
 /// Blocks until the next message from `source` (or MPI_ANY_SOURCE) with `tag` arrives;

@@ -13,8 +13,8 @@ OwnedComm neighbor_graph(MPI_Comm comm, const std::vector<int>& neighbors) {
   MPI_Comm graph = MPI_COMM_NULL;
   const int degree = static_cast<int>(neighbors.size());
   // No reordering: the graph communicator keeps the ranks of `comm`, which the plan names.
-  GSR_MPI_CHECK(MPI_Dist_graph_create_adjacent(comm, degree, neighbors.data(), MPI_UNWEIGHTED, degree,
-                                               neighbors.data(), MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &graph));
+  GSR_MPI_CHECK(MPI_Dist_graph_create_adjacent(comm, degree, neighbors.data(), MPI_UNWEIGHTED, degree, neighbors.data(),
+                                               MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &graph));
   return OwnedComm::adopt(graph);
 }
 
@@ -54,8 +54,8 @@ void NeighborCounts::lay_out(const std::vector<std::size_t>& send_bytes, const s
 void post_neighbor_alltoall_fixed(const void* send, void* recv, std::size_t bytes, MPI_Comm graph,
                                   std::vector<MPI_Request>& requests) {
   MPI_Request request = MPI_REQUEST_NULL;
-  GSR_MPI_CHECK(MPI_Ineighbor_alltoall(send, static_cast<int>(bytes), MPI_BYTE, recv, static_cast<int>(bytes),
-                                       MPI_BYTE, graph, &request));
+  GSR_MPI_CHECK(MPI_Ineighbor_alltoall(send, static_cast<int>(bytes), MPI_BYTE, recv, static_cast<int>(bytes), MPI_BYTE,
+                                       graph, &request));
   requests.push_back(request);
 }
 

@@ -23,10 +23,14 @@ static_assert(MPI_THREAD_MULTIPLE == 3 && MPI_THREAD_SERIALIZED < 3, "ThreadEntr
 
 const char* level_name(int level) {
   switch (level) {
-    case MPI_THREAD_SINGLE: return "MPI_THREAD_SINGLE";
-    case MPI_THREAD_FUNNELED: return "MPI_THREAD_FUNNELED";
-    case MPI_THREAD_SERIALIZED: return "MPI_THREAD_SERIALIZED";
-    default: return "MPI_THREAD_MULTIPLE";
+    case MPI_THREAD_SINGLE:
+      return "MPI_THREAD_SINGLE";
+    case MPI_THREAD_FUNNELED:
+      return "MPI_THREAD_FUNNELED";
+    case MPI_THREAD_SERIALIZED:
+      return "MPI_THREAD_SERIALIZED";
+    default:
+      return "MPI_THREAD_MULTIPLE";
   }
 }
 
@@ -38,10 +42,12 @@ const char* level_name(int level) {
                                       ", which allows one thread in MPI at a time (with MPI_THREAD_MULTIPLE "
                                       "threads may call gsr at once, each with its own handles)");
   if (flag == &hdf5_in_use)
-    throw Error(ErrorCode::state, "gsr: another thread is reading or writing a mesh file; HDF5 is not thread-safe, "
-                                  "so mesh files are read and written one at a time");
-  throw Error(ErrorCode::state, "gsr: the handle is in use by another thread; a handle is used by one thread at a "
-                                "time (give each thread its own)");
+    throw Error(ErrorCode::state,
+                "gsr: another thread is reading or writing a mesh file; HDF5 is not thread-safe, "
+                "so mesh files are read and written one at a time");
+  throw Error(ErrorCode::state,
+              "gsr: the handle is in use by another thread; a handle is used by one thread at a "
+              "time (give each thread its own)");
 }
 
 }  // namespace
@@ -61,8 +67,8 @@ std::atomic<bool>* thread_entry::enter_slowly(std::atomic<bool>* exclusive) {
   const int now = mpi_thread_level();
   std::atomic<bool>* const flag = now < MPI_THREAD_MULTIPLE ? &inside_gsr : exclusive;
   if (!flag) return nullptr;
-  const bool taken = flag == &hdf5_in_use ? flag->exchange(true, std::memory_order_acquire)
-                                          : flag->load(std::memory_order_acquire);
+  const bool taken =
+      flag == &hdf5_in_use ? flag->exchange(true, std::memory_order_acquire) : flag->load(std::memory_order_acquire);
   if (taken) refuse(flag, now);
   flag->store(true, std::memory_order_relaxed);
   return flag;

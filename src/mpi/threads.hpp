@@ -42,7 +42,7 @@ std::atomic<bool>* enter_slowly(std::atomic<bool>* exclusive);
 /// instant could both pass. It catches a thread arriving while another is inside, which is
 /// what goes wrong in practice; HDF5's flag, taken rarely, is exact (an atomic exchange).
 class ThreadEntry {
- public:
+public:
   /// Throws Error(state) if another thread holds what this call needs.
   explicit ThreadEntry(std::atomic<bool>* exclusive) {
     using namespace thread_entry;
@@ -67,7 +67,7 @@ class ThreadEntry {
   ThreadEntry(const ThreadEntry&) = delete;
   ThreadEntry& operator=(const ThreadEntry&) = delete;
 
- private:
+private:
   static constexpr int multiple = 3;  // MPI_THREAD_MULTIPLE, checked in threads.cpp
   std::atomic<bool>* held_ = nullptr;
 };

@@ -69,7 +69,8 @@ constexpr unsigned checks_every = 16;
 ProbedMessage Watch::probe(int source, int tag) {
   const double since = begin_wait();
   for (unsigned polls = 1;; ++polls) {
-    if (std::optional<ProbedMessage> message = try_probe(comm_, source, tag, settings_.chunk_bytes)) return std::move(*message);
+    if (std::optional<ProbedMessage> message = try_probe(comm_, source, tag, settings_.chunk_bytes))
+      return std::move(*message);
     if (polls % checks_every == 0) check(since);
   }
 }
@@ -88,8 +89,7 @@ void Watch::tell_others() noexcept {
     if (r == me) continue;
     // An empty message is sent whole at once (eager); nobody waits for it.
     MPI_Request request = MPI_REQUEST_NULL;
-    if (MPI_Isend(nullptr, 0, MPI_BYTE, r, notice_tag, comm_, &request) == MPI_SUCCESS)
-      MPI_Request_free(&request);
+    if (MPI_Isend(nullptr, 0, MPI_BYTE, r, notice_tag, comm_, &request) == MPI_SUCCESS) MPI_Request_free(&request);
   }
 }
 

@@ -90,10 +90,10 @@ private:
   MessageSettings settings_;
 };
 
-/// Runs `body(watch)`, the messages of a call (`what`: "transfer", "scatter", "gather") on `own` (its own communicator) after the
-/// ranks agreed on its arguments on `user`; then every rank agrees on `user` whether any
-/// failed (see the top). Throws on every rank if any failed; an exception of the body that
-/// is not a gsr::Error (a caller's make_room threw it) is rethrown as it was on its rank.
+/// Runs `body(watch)`, the messages of a call (`what`: "transfer", "scatter", "gather") on `own` (its own communicator)
+/// after the ranks agreed on its arguments on `user`; then every rank agrees on `user` whether any failed (see the
+/// top). Throws on every rank if any failed; an exception of the body that is not a gsr::Error (a caller's make_room
+/// threw it) is rethrown as it was on its rank.
 template <class Body>
 void run_watched(MPI_Comm user, OwnedComm& own, const MessageSettings& settings, const char* what, Body&& body);
 

@@ -35,8 +35,10 @@ GroupRuns runs_needing_work(std::span<const std::int64_t> ids, std::span<const i
   runs.shared.resize(shared_ids.size(), IdRun{0, 0, 0, false, false});
   for_each_id_run(ids, order, [&](const IdRun& run) {
     const auto it = std::lower_bound(shared_ids.begin(), shared_ids.end(), run.id);
-    if (it != shared_ids.end() && *it == run.id) runs.shared[static_cast<std::size_t>(it - shared_ids.begin())] = run;
-    else if (run.end - run.begin > 1 || run.any_flagged) runs.local.push_back(run);
+    if (it != shared_ids.end() && *it == run.id)
+      runs.shared[static_cast<std::size_t>(it - shared_ids.begin())] = run;
+    else if (run.end - run.begin > 1 || run.any_flagged)
+      runs.local.push_back(run);
   });
   return runs;
 }
@@ -66,8 +68,10 @@ void add_shared_by_size(Plan& plan) {
   std::vector<index_t> rows;
   for (std::size_t r = 0; r < plan.shared_groups; ++r) {
     const std::size_t size = plan.all_entries.row(r).size();
-    if (size >= 1 && size <= Plan::max_fixed_group) rows.push_back(static_cast<index_t>(r));
-    else plan.shared_other_rows.push_back(static_cast<index_t>(r));
+    if (size >= 1 && size <= Plan::max_fixed_group)
+      rows.push_back(static_cast<index_t>(r));
+    else
+      plan.shared_other_rows.push_back(static_cast<index_t>(r));
   }
   auto key = [&](index_t r) { return std::pair(plan.all_entries.row(r).size(), plan.all_entries.row(r)[0]); };
   std::sort(rows.begin(), rows.end(), [&](index_t a, index_t b) { return key(a) < key(b); });
@@ -84,8 +88,8 @@ void add_shared_by_size(Plan& plan) {
 
 }  // namespace
 
-Plan build_plan(std::span<const std::int64_t> ids, std::span<const index_t> order, const Topology& topo,
-                int rank, int ranks) {
+Plan build_plan(std::span<const std::int64_t> ids, std::span<const index_t> order, const Topology& topo, int rank,
+                int ranks) {
   Plan plan;
   plan.rank = rank;
   plan.ranks = ranks;
@@ -108,8 +112,10 @@ Plan build_plan(std::span<const std::int64_t> ids, std::span<const index_t> orde
 
   std::vector<IdRun> small;
   for (const IdRun& run : runs.local) {
-    if (plan.any_flagged || run.end - run.begin > Plan::max_fixed_group) add_group(run);
-    else small.push_back(run);
+    if (plan.any_flagged || run.end - run.begin > Plan::max_fixed_group)
+      add_group(run);
+    else
+      small.push_back(run);
   }
   add_fixed_groups(plan, order, small);
   if (!plan.any_flagged) add_shared_by_size(plan);

@@ -69,7 +69,7 @@ struct Plan {
 
 /// Builds the plan from the (possibly uniquified) ids, their order (entries_by_id) and
 /// the topology.
-Plan build_plan(std::span<const std::int64_t> ids, std::span<const index_t> order, const Topology& topo,
-                int rank, int ranks);
+Plan build_plan(std::span<const std::int64_t> ids, std::span<const index_t> order, const Topology& topo, int rank,
+                int ranks);
 
 }  // namespace gsr::detail

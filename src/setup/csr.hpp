@@ -17,9 +17,7 @@ struct Csr {
   std::span<const T> row(std::size_t r) const noexcept {
     return {items.data() + offsets[r], offsets[r + 1] - offsets[r]};
   }
-  std::size_t bytes() const noexcept {
-    return offsets.capacity() * sizeof(Offset) + items.capacity() * sizeof(T);
-  }
+  std::size_t bytes() const noexcept { return offsets.capacity() * sizeof(Offset) + items.capacity() * sizeof(T); }
 };
 
 }  // namespace gsr::detail

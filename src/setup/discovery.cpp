@@ -86,9 +86,8 @@ Messages homes_to_holders(const Messages& at_home, std::int64_t& homed_shared) {
       runs.swap(merged);
     }
   } else {  // not as sent by holders_to_homes; sorted all the same
-    std::sort(records.begin(), records.end(), [](const Record& a, const Record& b) {
-      return a.id != b.id ? a.id < b.id : a.rank < b.rank;
-    });
+    std::sort(records.begin(), records.end(),
+              [](const Record& a, const Record& b) { return a.id != b.id ? a.id < b.id : a.rank < b.rank; });
   }
 
   homed_shared = 0;

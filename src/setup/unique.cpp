@@ -5,8 +5,7 @@
 
 namespace gsr::detail {
 
-int unique_owner(std::int64_t id, std::span<const int> holder_ranks,
-                 std::span<const unsigned char> holder_unflagged) {
+int unique_owner(std::int64_t id, std::span<const int> holder_ranks, std::span<const unsigned char> holder_unflagged) {
   std::size_t unflagged = 0;
   for (unsigned char u : holder_unflagged) unflagged += u ? 1 : 0;
   const bool any = unflagged > 0;

@@ -99,8 +99,8 @@ void BoxSpec::validate() const {
   if (coordinates && entries * dim > limit) too_large("coordinate values", entries * dim);
   if (partition_ranks < 0) fail("a partition needs a positive rank count");
   if (partition_ranks > 0 && partition_ranks > element_count())
-    fail("cannot partition " + std::to_string(element_count()) + " elements for " +
-         std::to_string(partition_ranks) + " ranks");
+    fail("cannot partition " + std::to_string(element_count()) + " elements for " + std::to_string(partition_ranks) +
+         " ranks");
 }
 
 std::int64_t BoxSpec::element_count() const { return elements[0] * elements[1] * elements[2]; }
@@ -123,8 +123,7 @@ std::array<double, 3> BoxSpec::lengths() const {
 
 Box::Box(const BoxSpec& spec) : spec_(spec), gll_(gll_points(spec.order)) {
   spec_.validate();
-  for (int d = 0; d < spec_.dim; ++d)
-    lattice_[d] = spec_.elements[d] * spec_.order + (spec_.periodic[d] ? 0 : 1);
+  for (int d = 0; d < spec_.dim; ++d) lattice_[d] = spec_.elements[d] * spec_.order + (spec_.periodic[d] ? 0 : 1);
 }
 
 void Box::element_ids(std::int64_t e, std::span<std::int64_t> out) const {
@@ -219,8 +218,8 @@ void write_box(const BoxSpec& spec, const std::string& path, const Progress& pro
   const Box box(spec);
   const MeshLayout layout = layout_of(spec);
 
-  const std::vector<std::int32_t> owner = layout.partition ? box_partition(spec, spec.partition_ranks)
-                                                           : std::vector<std::int32_t>{};
+  const std::vector<std::int32_t> owner =
+      layout.partition ? box_partition(spec, spec.partition_ranks) : std::vector<std::int32_t>{};
   const std::size_t nodes = static_cast<std::size_t>(spec.nodes_per_element());
   const std::int64_t slab = std::max<std::int64_t>(1, slab_values / static_cast<std::int64_t>(nodes));
   std::vector<std::int64_t> ids;
@@ -234,11 +233,13 @@ void write_box(const BoxSpec& spec, const std::string& path, const Progress& pro
       const auto offset = static_cast<std::size_t>(k) * nodes;
       box.element_ids(first + k, std::span(ids).subspan(offset, nodes));
       if (spec.coordinates)
-        box.element_coordinates(first + k, std::span(coordinates).subspan(offset * static_cast<std::size_t>(spec.dim),
-                                                                          nodes * static_cast<std::size_t>(spec.dim)));
+        box.element_coordinates(first + k, std::span(coordinates)
+                                               .subspan(offset * static_cast<std::size_t>(spec.dim),
+                                                        nodes * static_cast<std::size_t>(spec.dim)));
     }
     std::span<const std::int32_t> owners;
-    if (layout.partition) owners = std::span(owner).subspan(static_cast<std::size_t>(first), static_cast<std::size_t>(count));
+    if (layout.partition)
+      owners = std::span(owner).subspan(static_cast<std::size_t>(first), static_cast<std::size_t>(count));
     writer.write(ids, coordinates, owners);
     if (progress) progress(first + count, layout.elements);
   }
@@ -248,7 +249,7 @@ void write_box(const BoxSpec& spec, const std::string& path, const Progress& pro
 void write_two_element(const std::string& path) {
   // The two elements of docs/concepts.md ("Local and global numbering"): [0,1]^2 and
   // [1,2] x [0,1], order 2, sharing the column of nodes 3, 6, 9.
-  const std::vector<std::int64_t> ids = {1, 2, 3, 4, 5, 6, 7, 8, 9,  //
+  const std::vector<std::int64_t> ids = {1, 2,  3,  4, 5,  6,  7, 8,  9,  //
                                          3, 10, 11, 6, 12, 13, 9, 14, 15};
   std::vector<double> coordinates;
   for (int e = 0; e < 2; ++e)

@@ -26,9 +26,9 @@ struct BoxSpec {
   std::array<std::int64_t, 3> elements{1, 1, 1};  // per axis; unused axes stay 1
   int order = 1;
   std::array<bool, 3> periodic{};
-  bool deform = false;         // smooth curvilinear map that keeps the box and its periods
+  bool deform = false;  // smooth curvilinear map that keeps the box and its periods
   bool coordinates = true;
-  int partition_ranks = 0;     // > 0: write a partition for this many ranks
+  int partition_ranks = 0;  // > 0: write a partition for this many ranks
 
   /// Checks the spec; throws gsr::Error(invalid_argument) with the reason.
   void validate() const;

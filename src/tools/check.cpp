@@ -147,7 +147,8 @@ Location first_entry(const Subject& subject, Predicate&& found) {
     }
   const std::int64_t global = reduce_int(local, MPI_MIN, subject.comm);
   if (global == none) return {};
-  const auto holder = reduce_int(local == global ? subject.rank : std::numeric_limits<int>::max(), MPI_MIN, subject.comm);
+  const auto holder =
+      reduce_int(local == global ? subject.rank : std::numeric_limits<int>::max(), MPI_MIN, subject.comm);
   return {global / nodes, global % nodes, static_cast<int>(holder)};
 }
 
@@ -366,8 +367,9 @@ json report_ids(const Subject& subject, const IdCounts& counts, std::int64_t dis
   if (counts.zero)
     problems.add(std::to_string(counts.zero) + " zero ids (every node of a mesh needs an id >= 1)", counts.first_zero);
   if (counts.negative)
-    problems.add(std::to_string(counts.negative) + " negative ids (flags belong in gather-scatter calls, not in mesh files)",
-                 counts.first_negative);
+    problems.add(
+        std::to_string(counts.negative) + " negative ids (flags belong in gather-scatter calls, not in mesh files)",
+        counts.first_negative);
   if (counts.out_of_range)
     problems.add(std::to_string(counts.out_of_range) + " ids out of range (above E*(N+1)^dim = " +
                      std::to_string(entries) + ", more than there are entries)",
@@ -387,7 +389,7 @@ struct MultiplicityCounts {
   std::map<std::int64_t, std::int64_t> groups;  // multiplicity -> groups of that size
   json by_kind = json::object();                // node kind -> multiplicity -> entries
   std::int64_t shared_interior = 0, unshared_boundary = 0;
-  std::int64_t distinct = 0;                    // groups of any size
+  std::int64_t distinct = 0;  // groups of any size
 };
 
 MultiplicityCounts count_multiplicities(const Subject& subject, const std::vector<std::int64_t>& multiplicity) {
@@ -425,11 +427,12 @@ json report_multiplicities(const Subject& subject, const std::vector<std::int64_
   if (counts.shared_interior) {
     const std::vector<int> boundary = boundary_axes(subject.mesh.dim(), subject.mesh.order());
     const auto nodes = static_cast<std::size_t>(subject.mesh.nodes_per_element());
-    problems.add(std::to_string(counts.shared_interior) +
-                     " element-interior entries are shared with other copies (an interior GLL node belongs to one element)",
-                 first_entry(subject, [&](std::size_t i) {
-                   return subject.ids[i] != 0 && boundary[i % nodes] == 0 && multiplicity[i] > 1;
-                 }));
+    problems.add(
+        std::to_string(counts.shared_interior) +
+            " element-interior entries are shared with other copies (an interior GLL node belongs to one element)",
+        first_entry(subject, [&](std::size_t i) {
+          return subject.ids[i] != 0 && boundary[i % nodes] == 0 && multiplicity[i] > 1;
+        }));
   }
   return described;
 }
@@ -606,8 +609,8 @@ std::int64_t count_differences(const Subject& subject, const std::vector<T>& can
   const std::vector<T> reference = recompute();
   std::int64_t differences = 0;
   for (std::size_t i = 0; i < candidate.size(); ++i) differences += candidate[i] != reference[i];
-  disagreement.first = earlier(disagreement.first,
-                               first_entry(subject, [&](std::size_t i) { return candidate[i] != reference[i]; }));
+  disagreement.first =
+      earlier(disagreement.first, first_entry(subject, [&](std::size_t i) { return candidate[i] != reference[i]; }));
   return reduce_int(differences, MPI_SUM, subject.comm);
 }
 
@@ -622,8 +625,8 @@ void alter_last_entry(std::vector<T>& values, const Subject& subject, bool alter
 /// Runs `candidate` on every field and compares with the reference: integers and min/max
 /// bitwise (through the digests; `main` recomputes a field that differs), sums to rounding.
 /// `alter`: testing only, see CheckOptions::inject_difference.
-Disagreement compare_with_reference(Handle& main, Handle& candidate, const Subject& subject,
-                                    const Reference& reference, bool alter) {
+Disagreement compare_with_reference(Handle& main, Handle& candidate, const Subject& subject, const Reference& reference,
+                                    bool alter) {
   Disagreement disagreement;
   {
     std::vector<std::int64_t> multiplicity = multiplicities(candidate, subject);
@@ -729,7 +732,6 @@ json check_mesh(const CheckOptions& options, MPI_Comm comm) {
   return report;
 }
 
-
 std::string summarize(const json& report) {
   std::ostringstream out;
   const json& mesh = report.at("mesh");
@@ -767,7 +769,8 @@ std::string summarize(const json& report) {
   }
   out << "  methods      ";
   if (run.at("methods").empty()) out << " not compared";
-  for (const auto& [name, entry] : run.at("methods").items()) out << " " << name << ": " << entry.at("status").get<std::string>() << ";";
+  for (const auto& [name, entry] : run.at("methods").items())
+    out << " " << name << ": " << entry.at("status").get<std::string>() << ";";
   out << "\n";
   for (const auto& [name, entry] : run.at("methods").items())
     if (entry.at("status") == "unavailable")

@@ -69,8 +69,8 @@ void print(const Arguments& args, const nlohmann::json& report, const Expectatio
   if (!expectation.error.empty()) std::cerr << "gsr-check: " << expectation.error << "\n";
   const std::vector<std::string>& differences = expectation.differences;
   if (!differences.empty()) {
-    std::cerr << "gsr-check: the report differs from " << args.expect_path << " in " << differences.size()
-              << " place" << (differences.size() == 1 ? "" : "s") << ":\n";
+    std::cerr << "gsr-check: the report differs from " << args.expect_path << " in " << differences.size() << " place"
+              << (differences.size() == 1 ? "" : "s") << ":\n";
     for (const std::string& line : differences) std::cerr << "  " << line << "\n";
   } else if (!args.expect_path.empty() && expectation.error.empty()) {
     std::cerr << "gsr-check: the report matches " << args.expect_path << "\n";
@@ -132,7 +132,8 @@ int main(int argc, char** argv) {
   app.add_flag("--no-method-comparison", no_compare, "skip running every exchange method");
   std::string inject;  // testing only: the comparison must catch a method whose answers differ
   app.add_option("--inject-difference", inject)
-      ->check(CLI::IsMember({"pairwise", "crystal_router", "allreduce"}))->group("");
+      ->check(CLI::IsMember({"pairwise", "crystal_router", "allreduce"}))
+      ->group("");
   app.add_flag("--progress", args.progress,
                "show the steps on stderr even when it is not a terminal (as under mpiexec)");
 

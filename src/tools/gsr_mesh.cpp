@@ -26,10 +26,14 @@ void check_outputs(const std::string& output, bool sidecar) {
 std::array<bool, 3> parse_axes(const std::vector<std::string>& names) {
   std::array<bool, 3> axes{};
   for (const std::string& name : names) {
-    if (name == "x") axes[0] = true;
-    else if (name == "y") axes[1] = true;
-    else if (name == "z") axes[2] = true;
-    else throw CLI::ValidationError("--periodic", "axis '" + name + "' is not one of x, y, z");
+    if (name == "x")
+      axes[0] = true;
+    else if (name == "y")
+      axes[1] = true;
+    else if (name == "z")
+      axes[2] = true;
+    else
+      throw CLI::ValidationError("--periodic", "axis '" + name + "' is not one of x, y, z");
   }
   return axes;
 }
@@ -48,7 +52,8 @@ CLI::App* add_box_command(CLI::App& app, BoxArguments& args) {
   gsr::tools::BoxSpec& spec = args.spec;
   box->add_option("--dim", spec.dim, "2 or 3")->required()->check(CLI::IsMember({2, 3}));
   box->add_option("--elements", args.elements, "elements per axis: NX,NY[,NZ]")->required()->delimiter(',');
-  box->add_option("--order", spec.order, "polynomial order N (N+1 nodes per axis)")->required()
+  box->add_option("--order", spec.order, "polynomial order N (N+1 nodes per axis)")
+      ->required()
       ->check(CLI::Range(1, gsr::tools::BoxSpec::max_order));
   box->add_option("--periodic", args.periodic, "periodic axes, e.g. x or x,z")->delimiter(',');
   box->add_flag("--deform", spec.deform, "apply a smooth curvilinear deformation");

@@ -24,8 +24,7 @@ void ProgressBar::operator()(std::int64_t done, std::int64_t total, std::string_
   // On a terminal: back to the line's start, and clear what a longer step name left.
   std::fputs(terminal_ ? "\r\033[K" : "", stderr);
   std::fprintf(stderr, "[%.*s%*s] %3d%%  %lld / %lld %s", filled, "########################################",
-               width - filled, "", percent, static_cast<long long>(done), static_cast<long long>(total),
-               unit_.c_str());
+               width - filled, "", percent, static_cast<long long>(done), static_cast<long long>(total), unit_.c_str());
   if (!what.empty()) std::fprintf(stderr, "  %.*s", static_cast<int>(what.size()), what.data());
   line_open_ = terminal_ && done != total;
   if (!line_open_) std::fputc('\n', stderr);

@@ -102,4 +102,3 @@ std::vector<TransferRoundStats> transfer_crystal_router(Watch& watch, const Outb
 }
 
 }  // namespace gsr::detail
-

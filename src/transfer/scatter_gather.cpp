@@ -92,8 +92,8 @@ void agree_on_root(MPI_Comm comm, const char* what, int root, std::size_t value_
   detail::allreduce_max_polled(most, comm, timeout);  // polled: a rank that gave up on the step before never comes
   if (most[0] != -most[1])
     fail(ErrorCode::mismatch, what,
-         "the ranks disagree about the root: this rank passed " + std::to_string(root) + ", the ranks passed roots from " +
-             std::to_string(-most[1]) + " to " + std::to_string(most[0]));
+         "the ranks disagree about the root: this rank passed " + std::to_string(root) +
+             ", the ranks passed roots from " + std::to_string(-most[1]) + " to " + std::to_string(most[0]));
   if (most[2] != -most[3])
     fail(ErrorCode::mismatch, what,
          "the ranks disagree about the value size: this rank passed " + std::to_string(value_bytes) +
@@ -265,8 +265,10 @@ std::size_t receive_bundle(detail::Watch& watch, int source, std::size_t blocks,
                            std::size_t& messages, const char* what) {
   const Arrival arrival = receive_header(watch, source, blocks, value_bytes, counts, messages, what);
   std::byte* into = place(arrival.payload);
-  if (arrival.packed) std::memcpy(into, arrival.packed_blocks(), arrival.payload);
-  else receive_blocks(watch, source, arrival.payload, into, messages, what);
+  if (arrival.packed)
+    std::memcpy(into, arrival.packed_blocks(), arrival.payload);
+  else
+    receive_blocks(watch, source, arrival.payload, into, messages, what);
   return arrival.payload;
 }
 
@@ -353,15 +355,14 @@ ScatterResult scatter_bytes(const void* data, std::size_t data_length, std::span
            "the counts add up to " + std::to_string(total) + " values but the root's data holds " +
                std::to_string(data_length));
     if (total > 0 && data == nullptr)
-      fail(ErrorCode::invalid_argument, what, "the root's data is NULL but the counts add up to " +
-                                                  std::to_string(total) + " values");
+      fail(ErrorCode::invalid_argument, what,
+           "the root's data is NULL but the counts add up to " + std::to_string(total) + " values");
   });
   const int rank = call.rank, ranks = call.ranks;
   const std::vector<TreeStep>& steps = call.steps;
   ScatterResult result;
   result.stats.tree_rounds = detail::tree_rounds(ranks);
   detail::run_watched(call.user, call.own, call.settings, what, [&](detail::Watch& watch) {
-
     // What this rank holds: on the root every block of the caller's data (relative rank u is
     // rank root + u); elsewhere, once it arrives, the bundle from the parent, whose blocks go
     // straight to the caller's storage when they are this rank's alone (a leaf).
@@ -440,8 +441,8 @@ void gather_at_root(const Holding& own, const std::vector<TreeStep>& steps, std:
   for (const TreeStep& step : steps) {
     const int peer = absolute(step.partner, root, ranks);
     const auto blocks = static_cast<std::size_t>(step.end - step.first);
-    arrivals.push_back(receive_header(watch, peer, blocks, value_bytes, relative_counts,
-                                      result.stats.mpi_messages_received, what));
+    arrivals.push_back(
+        receive_header(watch, peer, blocks, value_bytes, relative_counts, result.stats.mpi_messages_received, what));
     record(result.stats, result.stats.tree_rounds - 1 - step.round, peer, false, blocks, arrivals.back().payload);
   }
 

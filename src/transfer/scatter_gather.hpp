@@ -20,8 +20,8 @@ int tree_rounds(int ranks) noexcept;
 
 /// One message of the scatter tree at one rank, in relative labels.
 struct TreeStep {
-  int round = 0;        // 0 .. tree_rounds - 1
-  int partner = 0;      // relative rank at the other end
+  int round = 0;             // 0 .. tree_rounds - 1
+  int partner = 0;           // relative rank at the other end
   bool from_parent = false;  // scatter: received from the parent (else sent to a child)
   int first = 0, end = 0;    // the relative ranks [first, end) whose blocks travel
 };

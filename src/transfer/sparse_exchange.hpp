@@ -29,7 +29,7 @@ struct OutgoingView {
 };
 
 struct ByteMessage {
-  int rank = 0;                 // destination when sending, source when received
+  int rank = 0;  // destination when sending, source when received
   std::vector<std::byte> bytes;
 };
 

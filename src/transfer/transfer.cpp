@@ -58,8 +58,8 @@ int ceil_log2(int p) {
 TransferMethod choose(int ranks, std::int64_t most_records, std::int64_t most_partners, std::int64_t record_bytes) {
   const double n = static_cast<double>(most_records), w = static_cast<double>(record_bytes);
   const double p = ranks, stages = ceil_log2(ranks);
-  const double direct = alpha_seconds * (static_cast<double>(most_partners) + stages) +
-                        beta_seconds_per_byte * w * n * (p - 1) / p;
+  const double direct =
+      alpha_seconds * (static_cast<double>(most_partners) + stages) + beta_seconds_per_byte * w * n * (p - 1) / p;
   const double crystal = alpha_seconds * stages + beta_seconds_per_byte * n * (w + 8) * stages / 2;
   return crystal < direct ? TransferMethod::crystal_router : TransferMethod::direct;
 }
@@ -72,8 +72,8 @@ std::int64_t check_arguments(const void* records, std::size_t count, std::size_t
                              const TupleLayout* layout) {
   auto bad = [](const std::string& what) { throw Error(ErrorCode::invalid_argument, "gsr: transfer: " + what); };
   if (layout && (layout->integers < 0 || layout->longs < 0 || layout->reals < 0))
-    bad("a tuple cannot have a negative number of columns (integers " + std::to_string(layout->integers) +
-        ", longs " + std::to_string(layout->longs) + ", reals " + std::to_string(layout->reals) + ")");
+    bad("a tuple cannot have a negative number of columns (integers " + std::to_string(layout->integers) + ", longs " +
+        std::to_string(layout->longs) + ", reals " + std::to_string(layout->reals) + ")");
   if (!known(method))
     bad("unknown method code " + std::to_string(static_cast<int>(method)) +
         " (expected 0 auto, 1 direct, 2 crystal_router or 3 two_round)");
@@ -153,8 +153,8 @@ void fail_transfer(MPI_Comm comm, ErrorCode code, const std::string& message) {
 TransferResult transfer_bytes(const void* records, std::size_t count, std::size_t record_bytes,
                               std::span<const int> destinations, MPI_Comm comm,
                               const std::function<void*(std::size_t)>& make_room, TransferMethod method) {
-  return detail::transfer_records(records, count, record_bytes, destinations, comm, make_room, TransferOptions{method, {}},
-                                  nullptr);
+  return detail::transfer_records(records, count, record_bytes, destinations, comm, make_room,
+                                  TransferOptions{method, {}}, nullptr);
 }
 
 TransferResult transfer_bytes(const void* records, std::size_t count, std::size_t record_bytes,
@@ -196,37 +196,44 @@ TransferResult transfer_records(const void* records, std::size_t count, std::siz
   const TupleLayout tuple = layout ? *layout : TupleLayout{};
   const std::int64_t parts[3] = {tuple.integers, tuple.longs, tuple.reals};
   const std::int64_t bytes = static_cast<std::int64_t>(record_bytes), code = static_cast<std::int64_t>(method);
-  std::array<std::int64_t, 12> agreed = {bytes,     -bytes,    code,      -code,     static_cast<std::int64_t>(count),
-                                         partners,  parts[0],  -parts[0], parts[1],  -parts[1],
-                                         parts[2],  -parts[2]};
+  std::array<std::int64_t, 12> agreed = {bytes,    -bytes,   code,      -code,    static_cast<std::int64_t>(count),
+                                         partners, parts[0], -parts[0], parts[1], -parts[1],
+                                         parts[2], -parts[2]};
   allreduce_max_polled(agreed, comm, settings.timeout);  // polled: a rank that gave up on the step above never comes
   if (agreed[0] != -agreed[1])
     throw Error(ErrorCode::mismatch, "gsr: transfer: ranks disagree about the record size (some pass " +
                                          std::to_string(-agreed[1]) + " bytes, others " + std::to_string(agreed[0]) +
                                          ")");
   if (agreed[2] != -agreed[3])
-    throw Error(ErrorCode::mismatch,
-                "gsr: transfer: ranks disagree about the method (some ask for " +
-                    std::string(to_string(static_cast<TransferMethod>(-agreed[3]))) + ", others for " +
-                    std::string(to_string(static_cast<TransferMethod>(agreed[2]))) + ")");
+    throw Error(ErrorCode::mismatch, "gsr: transfer: ranks disagree about the method (some ask for " +
+                                         std::string(to_string(static_cast<TransferMethod>(-agreed[3]))) +
+                                         ", others for " +
+                                         std::string(to_string(static_cast<TransferMethod>(agreed[2]))) + ")");
   const auto range = [&](int at) { return std::to_string(-agreed[at + 1]) + " to " + std::to_string(agreed[at]); };
   if (agreed[6] != -agreed[7] || agreed[8] != -agreed[9] || agreed[10] != -agreed[11])
     throw Error(ErrorCode::mismatch,
                 "gsr: transfer: ranks disagree about the tuple layout, though not the record size (integers per "
-                "tuple from " + range(6) + ", longs from " + range(8) + ", reals from " + range(10) + ")");
+                "tuple from " +
+                    range(6) + ", longs from " + range(8) + ", reals from " + range(10) + ")");
 
   TransferResult result;
-  result.stats.method =
-      method == TransferMethod::automatic ? choose(ranks, agreed[4], agreed[5], agreed[0]) : method;
+  result.stats.method = method == TransferMethod::automatic ? choose(ranks, agreed[4], agreed[5], agreed[0]) : method;
   OwnedComm owned(comm, settings.timeout);
   run_watched(comm, owned, settings, "transfer", [&](Watch& watch) {
     const Outbox out{static_cast<const std::byte*>(records), count, record_bytes, destinations.data()};
     const Inbox in{make_room, result.sources};
     switch (result.stats.method) {
-      case TransferMethod::direct: result.stats.rounds = transfer_direct(watch, out, in); break;
-      case TransferMethod::crystal_router: result.stats.rounds = transfer_crystal_router(watch, out, in); break;
-      case TransferMethod::two_round: result.stats.rounds = transfer_two_round(watch, out, in); break;
-      case TransferMethod::automatic: break;  // resolved above
+      case TransferMethod::direct:
+        result.stats.rounds = transfer_direct(watch, out, in);
+        break;
+      case TransferMethod::crystal_router:
+        result.stats.rounds = transfer_crystal_router(watch, out, in);
+        break;
+      case TransferMethod::two_round:
+        result.stats.rounds = transfer_two_round(watch, out, in);
+        break;
+      case TransferMethod::automatic:
+        break;  // resolved above
     }
   });
   result.count = result.sources.size();

@@ -33,8 +33,7 @@ std::size_t modulo(long long value, int ranks) {
 
 /// Bins of enveloped records, one per rank, laid out back to back.
 struct Bins {
-  Bins(int ranks, std::size_t record_bytes)
-      : first(static_cast<std::size_t>(ranks) + 1, 0), records(record_bytes) {}
+  Bins(int ranks, std::size_t record_bytes) : first(static_cast<std::size_t>(ranks) + 1, 0), records(record_bytes) {}
   std::vector<std::size_t> first;  // bin b holds records first[b] .. first[b+1]-1
   EnvelopedRecords records;
   std::size_t count(int b) const { return first[b + 1] - first[b]; }
@@ -128,8 +127,8 @@ std::vector<TransferRoundStats> transfer_two_round(Watch& watch, const Outbox& o
     std::vector<std::size_t> next(forward.first.begin(), forward.first.end() - 1);
     for (const EnvelopedRecords& from : first_round)
       for (std::size_t i = 0; i < from.size(); ++i)
-        std::memcpy(forward.records.data() + next[from.envelope(i).destination]++ * stride,
-                    from.data() + i * stride, stride);
+        std::memcpy(forward.records.data() + next[from.envelope(i).destination]++ * stride, from.data() + i * stride,
+                    stride);
   }
   const std::vector<EnvelopedRecords> second_round =
       exchange_bins(watch, me, ranks, round_tags[1], forwarded, rounds[1]);

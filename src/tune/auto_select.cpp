@@ -171,7 +171,8 @@ std::vector<Candidate> build_candidates(const ExchangeInputs& in, const CostMode
     Candidate c{entry.method, std::move(built.exchange), {}, -1.0, false, {}};
     if (!c.exchange) c.note = "excluded: " + built.unavailable;
     for (const std::size_t w : sizes)
-      predicted.push_back(c.exchange ? model.predict(c.method, c.exchange->stages(), w, 1, in.plan.n, in.plan.shared_groups) : -1.0);
+      predicted.push_back(
+          c.exchange ? model.predict(c.method, c.exchange->stages(), w, 1, in.plan.n, in.plan.shared_groups) : -1.0);
     candidates.push_back(std::move(c));
   }
   predicted.push_back(model.calibrated ? 0.0 : 1.0);  // the maximum is 0 only if every rank's is
@@ -230,8 +231,8 @@ int decide_by_model(std::vector<Candidate>& candidates, std::size_t row, const C
       next = static_cast<int>(i);
   for (Candidate& c : candidates)
     if (c.exchange && c.note.empty()) c.note = "not measured: the calibrated model decided";
-  choice.reason = "auto: the calibrated model (" + model.source + ") predicts " +
-                  format("%.3g us per call", predicted[best] * 1e6);
+  choice.reason =
+      "auto: the calibrated model (" + model.source + ") predicts " + format("%.3g us per call", predicted[best] * 1e6);
   if (next >= 0)
     choice.reason += format(", %.2fx faster than ", predicted[next] / predicted[best]) +
                      std::string(to_string(candidates[next].method)) + "; not timed";

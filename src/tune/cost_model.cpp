@@ -61,19 +61,17 @@ double CostModel::local_seconds(std::size_t value_bytes, std::size_t k, std::siz
          cache_factor(n * (width + 4.0), k);
 }
 
-double CostModel::predict(Method method, const std::vector<StageStats>& stages, std::size_t value_bytes,
-                          std::size_t k, std::size_t entries, std::size_t shared_groups,
-                          bool separate_arrays) const {
+double CostModel::predict(Method method, const std::vector<StageStats>& stages, std::size_t value_bytes, std::size_t k,
+                          std::size_t entries, std::size_t shared_groups, bool separate_arrays) const {
   const double width = static_cast<double>(value_bytes) * static_cast<double>(k);
   // Separate arrays: k passes of one component, each at the speed of the whole call's
   // working set (the other arrays evict this one's lines between calls).
   const double n = static_cast<double>(entries);
-  const double local =
-      separate_arrays ? static_cast<double>(k) * n * (local_seconds_per_entry + local_seconds_per_value) *
-                            cache_factor(n * (width + 4.0), 1)
-                      : local_seconds(value_bytes, k, entries);
-  double seconds = local +
-                   static_cast<double>(shared_groups) * static_cast<double>(k) * shared_seconds_per_value;
+  const double local = separate_arrays
+                           ? static_cast<double>(k) * n * (local_seconds_per_entry + local_seconds_per_value) *
+                                 cache_factor(n * (width + 4.0), 1)
+                           : local_seconds(value_bytes, k, entries);
+  double seconds = local + static_cast<double>(shared_groups) * static_cast<double>(k) * shared_seconds_per_value;
   bool exchanges = false;
   for (const StageStats& s : stages) {
     exchanges = exchanges || s.messages > 0;
@@ -144,10 +142,13 @@ CostModel model_of(const nlohmann::json& document, const MachineFile& path) {
     const std::string quoted = std::string("\"") + name + "\"";
     const nlohmann::json& curve = document.at(name);
     if (!curve.is_array()) bad_file(path, quoted + " is not an array of {\"bytes\", \"factor\"} points");
-    std::vector<CostModel::CachePoint>& into = std::string(name) == "local_curve" ? model.local_curve : model.local_curve_alone;
+    std::vector<CostModel::CachePoint>& into =
+        std::string(name) == "local_curve" ? model.local_curve : model.local_curve_alone;
     for (const nlohmann::json& point : curve) {
-      if (!point.is_object()) bad_file(path, quoted + " holds " + point.dump() + ", not a {\"bytes\", \"factor\"} point");
-      CostModel::CachePoint p{positive(point, "bytes", path, true, "bytes"), positive(point, "factor", path, true, ""), 0};
+      if (!point.is_object())
+        bad_file(path, quoted + " holds " + point.dump() + ", not a {\"bytes\", \"factor\"} point");
+      CostModel::CachePoint p{positive(point, "bytes", path, true, "bytes"), positive(point, "factor", path, true, ""),
+                              0};
       if (point.contains("k")) {
         const nlohmann::json& k = point.at("k");
         if (!k.is_number_unsigned() || k.get<std::uint64_t>() == 0)
@@ -155,7 +156,8 @@ CostModel model_of(const nlohmann::json& document, const MachineFile& path) {
         p.k = k.get<std::size_t>();
       }
       for (const CostModel::CachePoint& q : into)
-        if (q.k == p.k && q.bytes >= p.bytes) bad_file(path, quoted + " is not in ascending \"bytes\" for k = " + std::to_string(p.k));
+        if (q.k == p.k && q.bytes >= p.bytes)
+          bad_file(path, quoted + " is not in ascending \"bytes\" for k = " + std::to_string(p.k));
       into.push_back(p);
     }
   }
@@ -178,8 +180,8 @@ CostModel model_of(const nlohmann::json& document, const MachineFile& path) {
 }  // namespace
 
 CostModel read_machine_file(const std::string& file_name, const std::string& named_by) {
-  const MachineFile path{file_name, named_by.rfind("--", 0) != 0 ? named_by + "='" + file_name + "'"
-                                                              : named_by + " '" + file_name + "'"};
+  const MachineFile path{
+      file_name, named_by.rfind("--", 0) != 0 ? named_by + "='" + file_name + "'" : named_by + " '" + file_name + "'"};
   std::error_code error;
   if (std::filesystem::is_directory(file_name, error)) bad_file(path, "is a folder, not a file");
   std::ifstream in(file_name);
@@ -192,11 +194,12 @@ CostModel read_machine_file(const std::string& file_name, const std::string& nam
   } catch (const nlohmann::json::exception& e) {
     bad_file(path, std::string("is not JSON: ") + e.what());
   }
-  if (!document.is_object()) bad_file(path, "is not a gsr machine file (it holds " + brief(document) + ", not an object)");
+  if (!document.is_object())
+    bad_file(path, "is not a gsr machine file (it holds " + brief(document) + ", not an object)");
   if (!document.contains("format")) bad_file(path, "is not a gsr machine file (it has no \"format\")");
   if (document.at("format") != "gsr-machine")
-    bad_file(path, "is not a gsr machine file (its \"format\" is " + brief(document.at("format")) +
-                       ", not \"gsr-machine\")");
+    bad_file(path,
+             "is not a gsr machine file (its \"format\" is " + brief(document.at("format")) + ", not \"gsr-machine\")");
   // model_of checks every member's type; a JSON error from it would be a gap in those
   // checks, and is still this file's fault, not an internal error.
   CostModel model;

@@ -33,11 +33,11 @@
 namespace gsr::detail {
 
 struct CostModel {
-  double alpha = 2e-6;                    // seconds per message
-  double beta = 1e-9;                     // seconds per byte
-  double local_seconds_per_entry = 0.0;   // the local pass: per entry (the index structure) ...
-  double local_seconds_per_value = 0.0;   // ... and per component of each entry (0, 0: not modelled)
-  double shared_seconds_per_value = 0.0;  // per shared group and component (0: not modelled)
+  double alpha = 2e-6;                      // seconds per message
+  double beta = 1e-9;                       // seconds per byte
+  double local_seconds_per_entry = 0.0;     // the local pass: per entry (the index structure) ...
+  double local_seconds_per_value = 0.0;     // ... and per component of each entry (0, 0: not modelled)
+  double shared_seconds_per_value = 0.0;    // per shared group and component (0: not modelled)
   double allreduce_seconds_per_byte = 0.0;  // allreduce, per byte of its vector and round (0: not modelled)
   /// g(W): the local pass's factor at working sets of `bytes`, measured with `k` components
   /// interleaved (0: any k). Per k, linear in log W between points (ascending in bytes), the
@@ -54,8 +54,8 @@ struct CostModel {
   bool alone_on_node = false;
   /// c_call per method (indexed by the Method code; missing or 0: not modelled).
   std::vector<double> call_seconds;
-  std::string source = "defaults";        // "defaults", or the machine file it came from
-  bool calibrated = false;                // read from a machine file
+  std::string source = "defaults";  // "defaults", or the machine file it came from
+  bool calibrated = false;          // read from a machine file
 
   static constexpr double header_bytes = 16;        // every message of a call
   static constexpr double announcement_bytes = 24;  // the neighbour method's, per neighbour
@@ -81,8 +81,8 @@ CostModel machine_model(const NamedText& file);
 
 /// Reads a machine file (docs/scaling.md, "Calibration"); errors as above, naming the file
 /// as `named_by` does: "GSR_MACHINE" (GSR_MACHINE='m.json'), "machine_file"
-/// (machine_file='m.json') or a command-line option such as "--machine" (--machine 'm.json'). Every member is checked for its JSON type; the
-/// message says which one is wrong.
+/// (machine_file='m.json') or a command-line option such as "--machine" (--machine 'm.json'). Every member is checked
+/// for its JSON type; the message says which one is wrong.
 CostModel read_machine_file(const std::string& path, const std::string& named_by = "GSR_MACHINE");
 
 }  // namespace gsr::detail

@@ -47,8 +47,10 @@ TEST_P(CapiBadCollective, OneRankUsesAnotherOp) {
 TEST_P(CapiBadCollective, OneRankUsesAnotherDom) {
   std::vector<slong> big = {1, 2, 3};
   std::vector<sint> small = {1, 2, 3};
-  if (odd()) gs(small.data(), gs_sint, gs_add, 0, h, nullptr);
-  else gs(big.data(), gs_slong, gs_add, 0, h, nullptr);
+  if (odd())
+    gs(small.data(), gs_sint, gs_add, 0, h, nullptr);
+  else
+    gs(big.data(), gs_slong, gs_add, 0, h, nullptr);
   expect_outcome("gs_sint on the last rank, gs_slong elsewhere");
 }
 

@@ -32,11 +32,16 @@ using gsr_test::dom_of;
 // out so that a swapped code in the shim would show.
 gs_op c_op(Op op) {
   switch (op) {
-    case Op::add: return gs_add;
-    case Op::mul: return gs_mul;
-    case Op::min: return gs_min;
-    case Op::max: return gs_max;
-    case Op::bpr: return gs_bpr;
+    case Op::add:
+      return gs_add;
+    case Op::mul:
+      return gs_mul;
+    case Op::min:
+      return gs_min;
+    case Op::max:
+      return gs_max;
+    case Op::bpr:
+      return gs_bpr;
   }
   return gs_op_n;
 }
@@ -46,8 +51,8 @@ const char* const layout_names[] = {"gs_vec k=2", "gs_many k=3", "igs_vec k=2", 
 const char* layout_name(Layout l) { return layout_names[static_cast<int>(l)]; }
 
 struct Problem {
-  const PerRank<std::int64_t>* ids;       // what each rank passes
-  PerRank<std::int64_t> effective;        // after the reference unique, if asked
+  const PerRank<std::int64_t>* ids;  // what each rank passes
+  PerRank<std::int64_t> effective;   // after the reference unique, if asked
   struct gs_data* h;
   std::string name;
 };
@@ -128,7 +133,7 @@ TEST_P(CapiDifferential, EveryOpDomTransposeLayoutUnique) {
     ASSERT_NE(h, nullptr) << gsr_last_error_message();
     EXPECT_STREQ(gsr_method_name(h), GetParam().name);
     const Problem s{&set.ids, unique ? gsr_test::unique_ids(set.ids) : set.ids, h,
-                  std::string("method=") + GetParam().name + " unique=" + std::to_string(unique)};
+                    std::string("method=") + GetParam().name + " unique=" + std::to_string(unique)};
     run_domain<double>(s, rank, seed);
     run_domain<float>(s, rank, seed);
     run_domain<std::int32_t>(s, rank, seed);

@@ -53,8 +53,8 @@ protected:
 
   // One op of one table through gs, gs_vec (k = 2), gs_many (k = 2) and igs + gs_wait.
   template <class T>
-  void check(struct gs_data* h, const seed::Row (&table)[4][2], int op_index, unsigned transpose,
-             double scale, double rel, const std::string& name) {
+  void check(struct gs_data* h, const seed::Row (&table)[4][2], int op_index, unsigned transpose, double scale,
+             double rel, const std::string& name) {
     const std::vector<double> u = local_concat(seed::u);
     const std::vector<double> want = local_concat(table[op_index]);
     const gs_op op = table_ops[op_index];
@@ -145,8 +145,7 @@ std::vector<MethodCase> every_method_code() {
   return cases;
 }
 
-INSTANTIATE_TEST_SUITE_P(Methods, CapiSeedTables, ::testing::ValuesIn(every_method_code()),
-                         gsr_test::method_case_name);
+INSTANTIATE_TEST_SUITE_P(Methods, CapiSeedTables, ::testing::ValuesIn(every_method_code()), gsr_test::method_case_name);
 
 TEST(CapiComm, CommInitReportsRankAndSize) {
   int rank = 0, size = 0;

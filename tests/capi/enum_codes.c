@@ -14,8 +14,8 @@ static int failures = 0;
 static void expect_rejected(const char *word, const char *what) {
   const char *message = gsr_last_error_message();
   if (gsr_last_error() != GSR_ERR_INVALID_ARGUMENT || strstr(message, word) == NULL) {
-    printf("FAIL: %s: code %d, message \"%s\" (wanted code %d naming \"%s\")\n", what,
-           gsr_last_error(), message, GSR_ERR_INVALID_ARGUMENT, word);
+    printf("FAIL: %s: code %d, message \"%s\" (wanted code %d naming \"%s\")\n", what, gsr_last_error(), message,
+           GSR_ERR_INVALID_ARGUMENT, word);
     ++failures;
   }
   gsr_clear_error();

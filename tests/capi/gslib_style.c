@@ -74,7 +74,8 @@ int main(int argc, char **argv) {
   for (i = 0; i < n; ++i) big[i] = seed_id[first + i] + (1LL << 40);
   gs(big, gs_slong, gs_add, 0, h, 0);
   for (i = 0; i < n; ++i) {
-    const long long copies = seed_id[first + i] <= 9 && seed_id[first + i] % 3 == 0 ? 2 : 1; /* nodes 3, 6, 9 are shared */
+    const long long copies =
+        seed_id[first + i] <= 9 && seed_id[first + i] % 3 == 0 ? 2 : 1; /* nodes 3, 6, 9 are shared */
     check(big[i] == copies * (seed_id[first + i] + (1LL << 40)), "gs gs_slong add", c.id, (int)(first + i));
   }
   gs_free(h);
@@ -84,10 +85,12 @@ int main(int argc, char **argv) {
   ha = gs_setup(id, n, &c, 0, gs_crystal_router, 0);
   for (i = 0; i < n; ++i) u[i] = seed_u[first + i];
   gs(u, gs_double, gs_add, 0, ha, 0);
-  for (i = 0; i < n; ++i) check(near(u[i], seed_asym_add_t0[first + i]), "gs asym, transpose 0", c.id, (int)(first + i));
+  for (i = 0; i < n; ++i)
+    check(near(u[i], seed_asym_add_t0[first + i]), "gs asym, transpose 0", c.id, (int)(first + i));
   for (i = 0; i < n; ++i) u[i] = seed_u[first + i];
   gs(u, gs_double, gs_add, 1, ha, 0);
-  for (i = 0; i < n; ++i) check(near(u[i], seed_asym_add_t1[first + i]), "gs asym, transpose 1", c.id, (int)(first + i));
+  for (i = 0; i < n; ++i)
+    check(near(u[i], seed_asym_add_t1[first + i]), "gs asym, transpose 1", c.id, (int)(first + i));
   gs_free(ha);
 
   /* gs_unique: one unflagged copy per node; at P = 2 it is Table 1's id_asym. */
@@ -100,7 +103,8 @@ int main(int argc, char **argv) {
   }
   h = gs_setup(id, n, &c, 0, gs_pairwise, 0);
   gs(u, gs_double, gs_add, 1, h, 0); /* counts the unflagged copies of each node */
-  for (i = 0; i < n; ++i) check(id[i] < 0 || u[i] == 1.0, "gs_unique leaves one unflagged copy", c.id, (int)(first + i));
+  for (i = 0; i < n; ++i)
+    check(id[i] < 0 || u[i] == 1.0, "gs_unique leaves one unflagged copy", c.id, (int)(first + i));
   gs_free(h);
 
   free(id), free(u), free(v), free(w), free(big);

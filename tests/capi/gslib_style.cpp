@@ -72,7 +72,8 @@ int main(int argc, char** argv) {
   for (uint i = 0; i < n; ++i) big[i] = seed_id[first + i] + (1LL << 40);
   gs(big.data(), gs_slong, gs_add, 0, h, 0);
   for (uint i = 0; i < n; ++i) {
-    const long long copies = seed_id[first + i] <= 9 && seed_id[first + i] % 3 == 0 ? 2 : 1;  // nodes 3, 6, 9 are shared
+    const long long copies =
+        seed_id[first + i] <= 9 && seed_id[first + i] % 3 == 0 ? 2 : 1;  // nodes 3, 6, 9 are shared
     check(big[i] == copies * (seed_id[first + i] + (1LL << 40)), "gs gs_slong add", c.id, first + i);
   }
   gs_free(h);

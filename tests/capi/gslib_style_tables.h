@@ -9,8 +9,7 @@
 #define SEED_N 18
 
 static const long long seed_id[SEED_N] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 3, 10, 11, 6, 12, 13, 9, 14, 15};
-static const long long seed_id_asym[SEED_N] = {1, 2, -3, 4, 5, 6, 7, 8, -9,
-                                               3, 10, 11, -6, 12, 13, 9, 14, 15};
+static const long long seed_id_asym[SEED_N] = {1, 2, -3, 4, 5, 6, 7, 8, -9, 3, 10, 11, -6, 12, 13, 9, 14, 15};
 static const double seed_u[SEED_N] = {1.0, 1.5, 2.0, 2.0, 0.8, 0.4, 0.5, 0.1, 2.5,
                                       1.0, 0.3, 0.9, 1.2, 1.2, 2.1, 0.8, 0.3, 0.7};
 /* Table 2 (id, symmetric): add, min and max. */

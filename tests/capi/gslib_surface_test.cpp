@@ -153,15 +153,13 @@ std::string printed_by(Setup&& setup) {
 
 TEST_F(GslibSurface, SetupSummaryLine) {
   ids = {1, 2, 10 + static_cast<slong>(comm.id)};
-  const std::string line = printed_by([&] {
-    h = gs_setup(ids.data(), static_cast<uint>(ids.size()), &comm, 0, gs_pairwise, 1);
-  });
+  const std::string line =
+      printed_by([&] { h = gs_setup(ids.data(), static_cast<uint>(ids.size()), &comm, 0, gs_pairwise, 1); });
   ASSERT_NE(h, nullptr) << gsr_last_error_message();
   gs_free(h);
   h = nullptr;
-  const std::string full = printed_by([&] {
-    h = gs_setup(ids.data(), static_cast<uint>(ids.size()), &comm, 0, gs_pairwise, 2);
-  });
+  const std::string full =
+      printed_by([&] { h = gs_setup(ids.data(), static_cast<uint>(ids.size()), &comm, 0, gs_pairwise, 2); });
   if (comm.id != 0) {
     EXPECT_EQ(line, "") << "only rank 0 prints";
     EXPECT_EQ(full, "");
@@ -181,9 +179,8 @@ TEST_F(GslibSurface, QuietVariableSilencesTheSummary) {
   const char* quiet = std::getenv("GSR_QUIET");
   if (!quiet || std::string(quiet) != "1") GTEST_SKIP() << "run by capi_gslib_surface_quiet, with GSR_QUIET=1";
   ids = {1, 2, 10 + static_cast<slong>(comm.id)};
-  const std::string line = printed_by([&] {
-    h = gs_setup(ids.data(), static_cast<uint>(ids.size()), &comm, 0, gs_pairwise, 1);
-  });
+  const std::string line =
+      printed_by([&] { h = gs_setup(ids.data(), static_cast<uint>(ids.size()), &comm, 0, gs_pairwise, 1); });
   ASSERT_NE(h, nullptr) << gsr_last_error_message();
   EXPECT_EQ(line, "") << "GSR_QUIET=1 silences the summary";
 }

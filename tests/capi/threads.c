@@ -58,8 +58,7 @@ static struct run runs[THREADS];
 static int started[THREADS]; /* a request each thread started, for the others to try */
 
 static void fail(struct run *run, int step, const char *what) {
-  if (++run->failures <= 8)
-    printf("threads: FAIL on rank %d, thread %d, step %d: %s\n", rank, run->thread, step, what);
+  if (++run->failures <= 8) printf("threads: FAIL on rank %d, thread %d, step %d: %s\n", rank, run->thread, step, what);
 }
 
 static void expect_success(struct run *run, int step, const char *call) {
@@ -125,7 +124,7 @@ static double input(int thread, int step, gs_op op, int array, int entry) {
 }
 
 static size_t size_of(gs_dom dom) {
-  return dom == gs_double ? sizeof(double)
+  return dom == gs_double  ? sizeof(double)
          : dom == gs_float ? sizeof(float)
          : dom == gs_int   ? sizeof(int)
          : dom == gs_long  ? sizeof(long)
@@ -138,11 +137,21 @@ static void fill(void *u, gs_dom dom, gs_op op, int thread, int step, int array,
   for (j = 0; j < count; ++j) {
     const double v = input(thread, step, op, array, j);
     switch (dom) {
-      case gs_double: ((double *)u)[j] = v; break;
-      case gs_float: ((float *)u)[j] = (float)v; break;
-      case gs_int: ((int *)u)[j] = (int)v; break;
-      case gs_long: ((long *)u)[j] = (long)v; break;
-      default: ((long long *)u)[j] = (long long)v; break;
+      case gs_double:
+        ((double *)u)[j] = v;
+        break;
+      case gs_float:
+        ((float *)u)[j] = (float)v;
+        break;
+      case gs_int:
+        ((int *)u)[j] = (int)v;
+        break;
+      case gs_long:
+        ((long *)u)[j] = (long)v;
+        break;
+      default:
+        ((long long *)u)[j] = (long long)v;
+        break;
     }
   }
 }
@@ -168,8 +177,8 @@ static void check_sum(struct run *run, int step, int array, const double *u, uns
       if (run->id[i] > 0) table[1][c][group] += x;
     }
   }
-  if (MPI_Allreduce(MPI_IN_PLACE, table, (int)(sizeof table / sizeof(double)), MPI_DOUBLE, MPI_SUM,
-                    run->mpi_comm) != MPI_SUCCESS) {
+  if (MPI_Allreduce(MPI_IN_PLACE, table, (int)(sizeof table / sizeof(double)), MPI_DOUBLE, MPI_SUM, run->mpi_comm) !=
+      MPI_SUCCESS) {
     fail(run, step, "MPI_Allreduce of the reference sums failed");
     return;
   }
@@ -287,9 +296,9 @@ static void wait_elsewhere(struct run *run) {
     igs(u, gs_double, gs_add, 0, run->gsh, NULL, &started[run->thread]);
     expect_success(run, STEPS, "igs");
   }
-gsr_test_handover_release();
+  gsr_test_handover_release();
 #pragma omp barrier
-gsr_test_handover_acquire();
+  gsr_test_handover_acquire();
   if (other->gsh) {
     gs_wait(started[other->thread]);
     if (gsr_last_error() != GSR_ERR_STATE || !strstr(gsr_last_error_message(), "started on another thread")) {
@@ -299,9 +308,9 @@ gsr_test_handover_acquire();
       fail(run, STEPS, what);
     }
   }
-gsr_test_handover_release();
+  gsr_test_handover_release();
 #pragma omp barrier
-gsr_test_handover_acquire();
+  gsr_test_handover_acquire();
   if (run->gsh) {
     gs_wait(started[run->thread]);
     expect_success(run, STEPS, "gs_wait on the thread that started the request");

@@ -24,8 +24,8 @@ namespace gsr_errors {
 
 struct Entry {
   std::string id;
-  std::string code;                     // "invalid_argument", ... ("" if the entry has none)
-  std::vector<std::string> key_words;   // every one must occur in the message
+  std::string code;                    // "invalid_argument", ... ("" if the entry has none)
+  std::vector<std::string> key_words;  // every one must occur in the message
 };
 
 /// The backticked items of `line`, in order.
@@ -76,12 +76,15 @@ inline const Entry& entry(const std::string& id) {
 
 /// The value of a code name as the catalogue's table lists it (gsr::ErrorCode, GSR_ERR_*).
 inline int code_value(const std::string& name) {
-  static const std::map<std::string, int> values = {
-      {"ok", GSR_SUCCESS},         {"invalid_argument", GSR_ERR_INVALID_ARGUMENT},
-      {"mismatch", GSR_ERR_MISMATCH}, {"remote", GSR_ERR_REMOTE},
-      {"state", GSR_ERR_STATE},    {"io", GSR_ERR_IO},
-      {"mpi", GSR_ERR_MPI},        {"internal", GSR_ERR_INTERNAL},
-      {"timeout", GSR_ERR_TIMEOUT}};
+  static const std::map<std::string, int> values = {{"ok", GSR_SUCCESS},
+                                                    {"invalid_argument", GSR_ERR_INVALID_ARGUMENT},
+                                                    {"mismatch", GSR_ERR_MISMATCH},
+                                                    {"remote", GSR_ERR_REMOTE},
+                                                    {"state", GSR_ERR_STATE},
+                                                    {"io", GSR_ERR_IO},
+                                                    {"mpi", GSR_ERR_MPI},
+                                                    {"internal", GSR_ERR_INTERNAL},
+                                                    {"timeout", GSR_ERR_TIMEOUT}};
   const auto found = values.find(name);
   return found == values.end() ? -1 : found->second;
 }
@@ -95,8 +98,8 @@ inline int world_rank_of() {
 /// `code` and `message` are what entry `id` says: its code and every key word.
 inline void expect_matches(const std::string& id, int code, const std::string& message, const std::string& what) {
   const Entry& e = entry(id);
-  EXPECT_EQ(code, code_value(e.code)) << id << " (" << what << ") on rank " << world_rank_of()
-                                      << ": expected code " << e.code << ", message \"" << message << "\"";
+  EXPECT_EQ(code, code_value(e.code)) << id << " (" << what << ") on rank " << world_rank_of() << ": expected code "
+                                      << e.code << ", message \"" << message << "\"";
   EXPECT_FALSE(e.key_words.empty()) << id << " has no key words";
   for (const std::string& word : e.key_words)
     EXPECT_NE(message.find(word), std::string::npos)

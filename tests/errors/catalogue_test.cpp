@@ -91,8 +91,10 @@ public:
     setenv(name, value, 1);
   }
   ~ScopedEnv() {
-    if (had_) setenv(name_, old_.c_str(), 1);
-    else unsetenv(name_);
+    if (had_)
+      setenv(name_, old_.c_str(), 1);
+    else
+      unsetenv(name_);
   }
 
 private:
@@ -108,28 +110,35 @@ TEST(CatalogueArguments, EveryRankPassesTheSameBadArgument) {
   gsr::Handle h(my_ids(), MPI_COMM_WORLD, pairwise());
   std::vector<double> v = my_values();
   const std::vector<double> input = my_values();
-  expect_entry("E-ARG-DOM", [&] { h.apply_vec(v.data(), v.size(), 1, static_cast<Domain>(9), Op::add, Transpose::no); },
-               "domain code 9");
-  expect_entry("E-ARG-OP", [&] { h.apply(std::span<double>(v), static_cast<Op>(17)); }, "op code 17");
-  expect_entry("E-ARG-BPR", [&] { h.apply(std::span<double>(v), Op::bpr); }, "bpr on double");
-  expect_entry("E-ARG-TRANSPOSE", [&] { h.apply(std::span<double>(v), Op::add, static_cast<Transpose>(2)); },
-               "transpose 2");
-  expect_entry("E-ARG-K-ZERO", [&] { h.apply_vec(v.data(), 0, 0, Domain::float64, Op::add, Transpose::no); }, "k = 0");
+  expect_entry(
+      "E-ARG-DOM", [&] { h.apply_vec(v.data(), v.size(), 1, static_cast<Domain>(9), Op::add, Transpose::no); },
+      "domain code 9");
+  expect_entry(
+      "E-ARG-OP", [&] { h.apply(std::span<double>(v), static_cast<Op>(17)); }, "op code 17");
+  expect_entry(
+      "E-ARG-BPR", [&] { h.apply(std::span<double>(v), Op::bpr); }, "bpr on double");
+  expect_entry(
+      "E-ARG-TRANSPOSE", [&] { h.apply(std::span<double>(v), Op::add, static_cast<Transpose>(2)); }, "transpose 2");
+  expect_entry(
+      "E-ARG-K-ZERO", [&] { h.apply_vec(v.data(), 0, 0, Domain::float64, Op::add, Transpose::no); }, "k = 0");
   const std::size_t huge_k = std::size_t(1) << 32;
-  expect_entry("E-ARG-K-TOO-LARGE",
-               [&] { h.apply_vec(v.data(), h.size() * huge_k, huge_k, Domain::float64, Op::add, Transpose::no); },
-               "k = 2^32");
-  expect_entry("E-ARG-NULL-DATA",
-               [&] { h.apply_vec(static_cast<void*>(nullptr), v.size(), 1, Domain::float64, Op::add, Transpose::no); },
-               "NULL data");
-  expect_entry("E-ARG-NULL-LIST",
-               [&] { h.apply_many(static_cast<void* const*>(nullptr), 2, Domain::float64, Op::add, Transpose::no); },
-               "NULL pointer list");
+  expect_entry(
+      "E-ARG-K-TOO-LARGE",
+      [&] { h.apply_vec(v.data(), h.size() * huge_k, huge_k, Domain::float64, Op::add, Transpose::no); }, "k = 2^32");
+  expect_entry(
+      "E-ARG-NULL-DATA",
+      [&] { h.apply_vec(static_cast<void*>(nullptr), v.size(), 1, Domain::float64, Op::add, Transpose::no); },
+      "NULL data");
+  expect_entry(
+      "E-ARG-NULL-LIST",
+      [&] { h.apply_many(static_cast<void* const*>(nullptr), 2, Domain::float64, Op::add, Transpose::no); },
+      "NULL pointer list");
   std::vector<double> w = my_values();
   double* arrays[2] = {w.data(), nullptr};
-  expect_entry("E-ARG-NULL-ARRAY", [&] { h.apply_many(std::span<double* const>(arrays, 2), Op::add); },
-               "second array NULL");
-  expect_entry("E-ARG-LENGTH", [&] { h.apply(std::span<double>(v.data(), v.size() - 1), Op::add); }, "length n - 1");
+  expect_entry(
+      "E-ARG-NULL-ARRAY", [&] { h.apply_many(std::span<double* const>(arrays, 2), Op::add); }, "second array NULL");
+  expect_entry(
+      "E-ARG-LENGTH", [&] { h.apply(std::span<double>(v.data(), v.size() - 1), Op::add); }, "length n - 1");
   EXPECT_EQ(v, input) << "a rejected call changed the data";
   EXPECT_EQ(w, input) << "a rejected many call changed its first array";
   expect_still_works(h);
@@ -249,11 +258,12 @@ TEST(CatalogueCalls, AnotherRankRejectsItsArguments) {
   gsr::Handle h(my_ids(), MPI_COMM_WORLD, pairwise());
   std::vector<double> v = my_values();
   if (rank() == last()) {
-    expect_entry("E-ARG-BPR", [&] { h.apply(std::span<double>(v), Op::bpr); }, "bpr on the last rank");
+    expect_entry(
+        "E-ARG-BPR", [&] { h.apply(std::span<double>(v), Op::bpr); }, "bpr on the last rank");
     EXPECT_EQ(v, my_values()) << "the rejecting rank's data changed";
   } else {
-    const std::string message =
-        expect_entry("E-CALL-REMOTE-ARGS", [&] { h.apply(std::span<double>(v), Op::add); }, "add beside bpr");
+    const std::string message = expect_entry(
+        "E-CALL-REMOTE-ARGS", [&] { h.apply(std::span<double>(v), Op::add); }, "add beside bpr");
     EXPECT_NE(message.find("rank " + std::to_string(last()) + " "), std::string::npos) << message;
     expect_local_groups_done(v, 7.0, "E-CALL-REMOTE-ARGS");
   }
@@ -281,12 +291,13 @@ TEST(CatalogueCalls, AnotherRankFreedTheHandle) {
   {
     gsr::Handle h(my_ids(), MPI_COMM_WORLD, pairwise());
     if (rank() == 0) {
-      const std::string message =
-          expect_entry("E-CALL-PEER-FREED", [&] { h.apply(std::span<double>(v), Op::add); }, "peers freed");
+      const std::string message = expect_entry(
+          "E-CALL-PEER-FREED", [&] { h.apply(std::span<double>(v), Op::add); }, "peers freed");
       EXPECT_NE(message.find("after 0 calls"), std::string::npos) << message;
       expect_local_groups_done(v, 7.0, "E-CALL-PEER-FREED");
       std::vector<double> w = my_values();
-      expect_entry("E-STATE-GAVE-UP", [&] { h.apply(std::span<double>(w), Op::add); }, "a call after peer freed");
+      expect_entry(
+          "E-STATE-GAVE-UP", [&] { h.apply(std::span<double>(w), Op::add); }, "a call after peer freed");
       EXPECT_EQ(w, my_values()) << "a refused call changed the data";
     }
   }
@@ -304,12 +315,15 @@ TEST(CatalogueCalls, TimeoutAndTheHandleAfterIt) {
     if (rank() == 0) {
       gsr::Request a = h.start(std::span<double>(first), Op::add);
       gsr::Request b = h.start(std::span<double>(second), Op::add);
-      const std::string message = expect_entry("E-CALL-TIMEOUT", [&] { a.wait(); }, "nobody else calls");
+      const std::string message = expect_entry(
+          "E-CALL-TIMEOUT", [&] { a.wait(); }, "nobody else calls");
       EXPECT_NE(message.find("GSR_TIMEOUT = 1 s"), std::string::npos) << message;
       expect_local_groups_done(first, 7.0, "E-CALL-TIMEOUT");
-      expect_entry("E-STATE-GIVEN-UP", [&] { b.wait(); }, "the other request in flight");
+      expect_entry(
+          "E-STATE-GIVEN-UP", [&] { b.wait(); }, "the other request in flight");
       expect_local_groups_done(second, 7.0, "E-STATE-GIVEN-UP");
-      expect_entry("E-STATE-GAVE-UP", [&] { h.apply(std::span<double>(third), Op::add); }, "a call after a timeout");
+      expect_entry(
+          "E-STATE-GAVE-UP", [&] { h.apply(std::span<double>(third), Op::add); }, "a call after a timeout");
       EXPECT_EQ(third, my_values()) << "a refused call changed the data";
     }
     MPI_Barrier(MPI_COMM_WORLD);  // the others keep the handle until rank 0 gave up
@@ -323,14 +337,17 @@ TEST(CatalogueState, MovedFromHandleAndRequests) {
   gsr::Handle h(my_ids(), MPI_COMM_WORLD, pairwise());
   gsr::Handle moved = std::move(h);
   std::vector<double> v = my_values();
-  expect_entry("E-STATE-MOVED", [&] { h.apply(std::span<double>(v), Op::add); }, "apply on a moved-from handle");
+  expect_entry(
+      "E-STATE-MOVED", [&] { h.apply(std::span<double>(v), Op::add); }, "apply on a moved-from handle");
   EXPECT_EQ(v, my_values());
   gsr::Request request = moved.start(std::span<double>(v), Op::add);
   request.wait();
   EXPECT_EQ(v, summed());
-  expect_entry("E-STATE-NOT-PENDING", [&] { request.wait(); }, "a second wait");
+  expect_entry(
+      "E-STATE-NOT-PENDING", [&] { request.wait(); }, "a second wait");
   gsr::Request never;
-  expect_entry("E-STATE-NOT-PENDING", [&] { never.wait(); }, "wait on a default request");
+  expect_entry(
+      "E-STATE-NOT-PENDING", [&] { never.wait(); }, "wait on a default request");
 }
 
 // 8,191 requests in flight, then one more. No rank shares ids, so nothing travels.
@@ -341,8 +358,8 @@ TEST(CatalogueState, TooManyRequestsInFlight) {
   std::vector<gsr::Request> requests;
   requests.reserve(limit);
   for (std::size_t i = 0; i < limit; ++i) requests.push_back(h.start(std::span<double>(data[i]), Op::add));
-  expect_entry("E-STATE-TOO-MANY-REQUESTS", [&] { (void)h.start(std::span<double>(data[limit]), Op::add); },
-               "request 8192");
+  expect_entry(
+      "E-STATE-TOO-MANY-REQUESTS", [&] { (void)h.start(std::span<double>(data[limit]), Op::add); }, "request 8192");
   EXPECT_EQ(data[limit][0], 1.0) << "the refused call changed its data";
   EXPECT_EQ(data[limit][1], 2.0) << "the refused call changed its data";
   for (gsr::Request& r : requests) r.wait();
@@ -353,9 +370,11 @@ TEST(CatalogueState, TooManyRequestsInFlight) {
 
 TEST(CatalogueSetup, CommunicatorArguments) {
   const std::vector<std::int64_t> ids = my_ids();
-  expect_entry("E-SETUP-COMM-NULL", [&] { gsr::Handle h(ids, MPI_COMM_NULL); }, "setup on MPI_COMM_NULL");
+  expect_entry(
+      "E-SETUP-COMM-NULL", [&] { gsr::Handle h(ids, MPI_COMM_NULL); }, "setup on MPI_COMM_NULL");
   std::vector<std::int64_t> unique_ids = my_ids();
-  expect_entry("E-SETUP-COMM-NULL", [&] { gsr::make_unique(unique_ids, MPI_COMM_NULL); }, "make_unique on NULL");
+  expect_entry(
+      "E-SETUP-COMM-NULL", [&] { gsr::make_unique(unique_ids, MPI_COMM_NULL); }, "make_unique on NULL");
   EXPECT_EQ(unique_ids, my_ids());
 
   gsr_set_error_mode(GSR_ERRORS_RETURN);
@@ -394,22 +413,26 @@ TEST(CatalogueSetup, OneRanksIdsFailEveryRank) {
   std::vector<std::int64_t> unique_ids = my_ids();
   expect_remote_elsewhere(
       "E-SETUP-NULL-IDS",
-      [&] { gsr::make_unique(std::span<std::int64_t>(odd ? nullptr : unique_ids.data(), unique_ids.size()), MPI_COMM_WORLD); },
+      [&] {
+        gsr::make_unique(std::span<std::int64_t>(odd ? nullptr : unique_ids.data(), unique_ids.size()), MPI_COMM_WORLD);
+      },
       "make_unique with NULL ids");
   EXPECT_EQ(unique_ids, my_ids()) << "a failed make_unique changed the ids";
   std::vector<std::int64_t> with_min = my_ids();
   if (odd) with_min[1] = std::numeric_limits<std::int64_t>::min();
   const std::vector<std::int64_t> with_min_input = with_min;
-  expect_remote_elsewhere("E-SETUP-ID-MIN", [&] { gsr::make_unique(with_min, MPI_COMM_WORLD); }, "id -2^63");
+  expect_remote_elsewhere(
+      "E-SETUP-ID-MIN", [&] { gsr::make_unique(with_min, MPI_COMM_WORLD); }, "id -2^63");
   EXPECT_EQ(with_min, with_min_input) << "a failed make_unique changed the ids";
   {
     const ScopedEnv method("GSR_METHOD", odd ? "fastest" : "");
-    expect_remote_elsewhere("E-SETUP-GSR-METHOD", [&] { gsr::Handle h(ids, MPI_COMM_WORLD); }, "GSR_METHOD=fastest");
+    expect_remote_elsewhere(
+        "E-SETUP-GSR-METHOD", [&] { gsr::Handle h(ids, MPI_COMM_WORLD); }, "GSR_METHOD=fastest");
   }
   {
     const ScopedEnv method("GSR_METHOD", odd ? "pairwise,crystal_router:64,allreduce:32" : "");
-    expect_remote_elsewhere("E-SETUP-GSR-METHOD-TABLE", [&] { gsr::Handle h(ids, MPI_COMM_WORLD); },
-                            "GSR_METHOD with sizes not ascending");
+    expect_remote_elsewhere(
+        "E-SETUP-GSR-METHOD-TABLE", [&] { gsr::Handle h(ids, MPI_COMM_WORLD); }, "GSR_METHOD with sizes not ascending");
   }
 
   // n = 2^32 - 1 is refused before a single id is read (the span is longer than the array).
@@ -423,31 +446,37 @@ TEST(CatalogueSetup, OptionsAndEnvironment) {
   const std::vector<std::int64_t> ids = my_ids();
   gsr::SetupOptions bad;
   bad.method = static_cast<gsr::Method>(9);
-  expect_entry("E-SETUP-METHOD-CODE", [&] { gsr::Handle h(ids, MPI_COMM_WORLD, bad); }, "method code 9");
+  expect_entry(
+      "E-SETUP-METHOD-CODE", [&] { gsr::Handle h(ids, MPI_COMM_WORLD, bad); }, "method code 9");
   {
     const ScopedEnv timeout("GSR_TIMEOUT", "soon");
-    expect_entry("E-SETUP-GSR-TIMEOUT", [&] { gsr::Handle h(ids, MPI_COMM_WORLD); }, "GSR_TIMEOUT=soon");
+    expect_entry(
+        "E-SETUP-GSR-TIMEOUT", [&] { gsr::Handle h(ids, MPI_COMM_WORLD); }, "GSR_TIMEOUT=soon");
   }
   {
     const ScopedEnv prefetch("GSR_PREFETCH_FROM_BYTES", "lots");
-    expect_entry("E-SETUP-GSR-PREFETCH", [&] { gsr::Handle h(ids, MPI_COMM_WORLD); }, "GSR_PREFETCH_FROM_BYTES=lots");
+    expect_entry(
+        "E-SETUP-GSR-PREFETCH", [&] { gsr::Handle h(ids, MPI_COMM_WORLD); }, "GSR_PREFETCH_FROM_BYTES=lots");
   }
   {
     const ScopedEnv prefetch("GSR_PREFETCH_FROM_BYTES", "-1");
-    expect_entry("E-SETUP-GSR-PREFETCH", [&] { gsr::Handle h(ids, MPI_COMM_WORLD); }, "GSR_PREFETCH_FROM_BYTES=-1");
+    expect_entry(
+        "E-SETUP-GSR-PREFETCH", [&] { gsr::Handle h(ids, MPI_COMM_WORLD); }, "GSR_PREFETCH_FROM_BYTES=-1");
   }
   {
     const ScopedEnv quiet("GSR_QUIET", "yes");
-    expect_entry("E-SETUP-GSR-QUIET", [&] { gsr::Handle h(ids, MPI_COMM_WORLD); }, "GSR_QUIET=yes");
+    expect_entry(
+        "E-SETUP-GSR-QUIET", [&] { gsr::Handle h(ids, MPI_COMM_WORLD); }, "GSR_QUIET=yes");
   }
   const bool odd = rank() == last();
   gsr::SetupOptions method = pairwise();
   if (odd) method.method = gsr::Method::allreduce;
-  expect_entry("E-SETUP-DISAGREE-METHOD", [&] { gsr::Handle h(ids, MPI_COMM_WORLD, method); },
-               "allreduce on the last rank");
+  expect_entry(
+      "E-SETUP-DISAGREE-METHOD", [&] { gsr::Handle h(ids, MPI_COMM_WORLD, method); }, "allreduce on the last rank");
   gsr::SetupOptions unique = pairwise();
   unique.unique = odd;
-  expect_entry("E-SETUP-DISAGREE-UNIQUE", [&] { gsr::Handle h(ids, MPI_COMM_WORLD, unique); }, "unique on the last rank");
+  expect_entry(
+      "E-SETUP-DISAGREE-UNIQUE", [&] { gsr::Handle h(ids, MPI_COMM_WORLD, unique); }, "unique on the last rank");
 }
 
 // ---- MPI and internal errors --------------------------------------------------------------
@@ -467,7 +496,8 @@ TEST(CatalogueMpi, FreedCommunicator) {
   MPI_Comm_dup(MPI_COMM_SELF, &gone);
   const MPI_Comm stale = gone;
   MPI_Comm_free(&gone);
-  expect_entry("E-MPI", [&] { gsr::Handle h(ids, stale); }, "setup on a freed communicator");
+  expect_entry(
+      "E-MPI", [&] { gsr::Handle h(ids, stale); }, "setup on a freed communicator");
   gsr_set_error_mode(GSR_ERRORS_RETURN);
   struct comm c;
   comm_init(&c, stale);
@@ -524,7 +554,8 @@ protected:
     const std::string path = dir_->file(name + ".h5");
     gsr::ReadOptions options;
     if (by_partition) options.distribution = gsr::Distribution::partition;
-    const std::string message = expect_entry(id, [&] { (void)gsr::read_mesh(path, MPI_COMM_WORLD, options); }, name);
+    const std::string message = expect_entry(
+        id, [&] { (void)gsr::read_mesh(path, MPI_COMM_WORLD, options); }, name);
     EXPECT_NE(message.find("file '" + path + "'"), std::string::npos) << id << ": " << message;
     expect_same_on_every_rank(id, message);
   }
@@ -559,8 +590,8 @@ TEST_F(CatalogueFiles, ReadingBadFiles) {
 
 TEST_F(CatalogueFiles, RanksReadingDifferentFiles) {
   const std::string path = dir_->file(rank() == 0 ? "good.h5" : "other.h5");
-  const std::string message =
-      expect_entry("E-IO-DISAGREE", [&] { (void)gsr::read_mesh(path, MPI_COMM_WORLD); }, "different paths");
+  const std::string message = expect_entry(
+      "E-IO-DISAGREE", [&] { (void)gsr::read_mesh(path, MPI_COMM_WORLD); }, "different paths");
   EXPECT_NE(message.find(path), std::string::npos) << message;
 }
 
@@ -581,31 +612,37 @@ std::vector<std::int64_t> element_ids(std::int64_t elements) {
 // The one-process writer, on every rank with a file of its own.
 TEST_F(CatalogueFiles, WritingWithMeshWriter) {
   const std::string mine = dir_->file("written_" + std::to_string(rank()));
-  expect_entry("E-IO-WRITE-CREATE", [&] { gsr::MeshWriter w(mine + "/no/such/dir/x.h5", small_layout()); },
-               "a missing folder");
+  expect_entry(
+      "E-IO-WRITE-CREATE", [&] { gsr::MeshWriter w(mine + "/no/such/dir/x.h5", small_layout()); }, "a missing folder");
   gsr::MeshLayout bad_dim = small_layout();
   bad_dim.dim = 4;
-  expect_entry("E-IO-WRITE-LAYOUT", [&] { gsr::MeshWriter w(mine + "_dim.h5", bad_dim); }, "dim 4");
+  expect_entry(
+      "E-IO-WRITE-LAYOUT", [&] { gsr::MeshWriter w(mine + "_dim.h5", bad_dim); }, "dim 4");
   EXPECT_FALSE(std::filesystem::exists(mine + "_dim.h5")) << "a refused layout created the file";
   gsr::MeshLayout no_ranks = small_layout();
   no_ranks.partition = true;
-  expect_entry("E-IO-WRITE-PARTITION-RANKS", [&] { gsr::MeshWriter w(mine + "_ranks.h5", no_ranks); },
-               "partition without ranks");
+  expect_entry(
+      "E-IO-WRITE-PARTITION-RANKS", [&] { gsr::MeshWriter w(mine + "_ranks.h5", no_ranks); },
+      "partition without ranks");
 
   const std::vector<std::int64_t> ids = element_ids(2);
   {
     gsr::MeshWriter w(mine + "_slab.h5", small_layout());
-    expect_entry("E-IO-WRITE-SLAB", [&] { w.write(std::span<const std::int64_t>(ids.data(), 5)); }, "5 ids");
-    expect_entry("E-IO-WRITE-SLAB", [&] { w.write(element_ids(3)); }, "3 elements of 2");
+    expect_entry(
+        "E-IO-WRITE-SLAB", [&] { w.write(std::span<const std::int64_t>(ids.data(), 5)); }, "5 ids");
+    expect_entry(
+        "E-IO-WRITE-SLAB", [&] { w.write(element_ids(3)); }, "3 elements of 2");
     w.write(std::span<const std::int64_t>(ids.data(), 9));  // still usable: element 0
-    expect_entry("E-IO-WRITE-INCOMPLETE", [&] { w.close(); }, "1 of 2 elements");
+    expect_entry(
+        "E-IO-WRITE-INCOMPLETE", [&] { w.close(); }, "1 of 2 elements");
   }
   EXPECT_FALSE(std::filesystem::exists(mine + "_slab.h5")) << "an incomplete file appeared at its name";
   {
     gsr::MeshWriter w(mine + "_closed.h5", small_layout());
     w.write(ids);
     w.close();
-    expect_entry("E-IO-WRITE-CLOSED", [&] { w.write(ids); }, "write after close");
+    expect_entry(
+        "E-IO-WRITE-CLOSED", [&] { w.write(ids); }, "write after close");
   }
   gsr::MeshLayout with_coordinates = small_layout();
   with_coordinates.coordinates = true;
@@ -616,7 +653,8 @@ TEST_F(CatalogueFiles, WritingWithMeshWriter) {
     std::filesystem::create_directories(gsr::io::temporary_name(gsr::xdmf_path(path)));
     gsr::MeshWriter w(path, with_coordinates);
     w.write(ids, coordinates);
-    expect_entry("E-IO-XDMF", [&] { w.close(); }, "the sidecar's temporary is a folder");
+    expect_entry(
+        "E-IO-XDMF", [&] { w.close(); }, "the sidecar's temporary is a folder");
     EXPECT_TRUE(std::filesystem::exists(path)) << "the mesh file itself is complete";
   }
   {
@@ -625,7 +663,8 @@ TEST_F(CatalogueFiles, WritingWithMeshWriter) {
     std::filesystem::create_directories(gsr::xdmf_path(path) + "/in_the_way");
     gsr::MeshWriter w(path, with_coordinates);
     w.write(ids, coordinates);
-    expect_entry("E-IO-PUBLISH", [&] { w.close(); }, "the sidecar's name is a folder");
+    expect_entry(
+        "E-IO-PUBLISH", [&] { w.close(); }, "the sidecar's name is a folder");
     EXPECT_TRUE(std::filesystem::is_directory(gsr::xdmf_path(path) + "/in_the_way")) << "what was there was lost";
   }
 }
@@ -640,12 +679,13 @@ TEST_F(CatalogueFiles, WritingCollectively) {
   mesh.ids = element_ids(1);
   if (odd) mesh.ids.pop_back();
   const std::string path = dir_->file("collective.h5");
-  const std::string message =
-      expect_entry("E-IO-WRITE-MESH", [&] { gsr::write_mesh(path, mesh, MPI_COMM_WORLD); }, "8 ids on the last rank");
+  const std::string message = expect_entry(
+      "E-IO-WRITE-MESH", [&] { gsr::write_mesh(path, mesh, MPI_COMM_WORLD); }, "8 ids on the last rank");
   expect_same_on_every_rank("E-IO-WRITE-MESH", message);
   mesh.ids = element_ids(1);
   if (odd) mesh.info.order = 3;
-  expect_entry("E-IO-WRITE-DISAGREE", [&] { gsr::write_mesh(path, mesh, MPI_COMM_WORLD); }, "order 3 on the last rank");
+  expect_entry(
+      "E-IO-WRITE-DISAGREE", [&] { gsr::write_mesh(path, mesh, MPI_COMM_WORLD); }, "order 3 on the last rank");
 }
 
 }  // namespace

@@ -104,8 +104,7 @@ Scenario rejected_by(std::vector<int> bad) {
 /// everywhere, the odd rank naming the lowest other rank, the others naming it.
 Scenario disagreeing(const std::string& name, int odd, std::function<void(gsr::Handle&)> odd_call,
                      std::function<void(gsr::Handle&)> call) {
-  return {name + " on rank " + std::to_string(odd),
-          [=](gsr::Handle& h) { rank() == odd ? odd_call(h) : call(h); },
+  return {name + " on rank " + std::to_string(odd), [=](gsr::Handle& h) { rank() == odd ? odd_call(h) : call(h); },
           [] { return std::string("E-CALL-MISMATCH"); },
           [odd] { return rank_text(rank() == odd ? (odd == 0 ? 1 : 0) : odd); }};
 }
@@ -136,7 +135,8 @@ TEST(UniformMessages, AnUnknownDomainCodeIsRejectedAlike) {
 TEST(UniformMessages, RanksCallWithAnotherOp) {
   for (int odd : {ranks() - 1, 0})
     expect_uniform(disagreeing(
-        "op max", odd, [](gsr::Handle& h) { add_doubles(h, Op::max); }, [](gsr::Handle& h) { add_doubles(h, Op::add); }));
+        "op max", odd, [](gsr::Handle& h) { add_doubles(h, Op::max); },
+        [](gsr::Handle& h) { add_doubles(h, Op::add); }));
 }
 
 TEST(UniformMessages, RanksCallWithAnotherDomainOrK) {

@@ -208,8 +208,7 @@ TEST(ConjugateGradients, SolvesASymmetricPositiveDefiniteSystem) {
   const std::size_t n = 20;
   poisson::CgOperators ops;
   ops.apply = [n](std::span<const double> in, std::span<double> out) {
-    for (std::size_t i = 0; i < n; ++i)
-      out[i] = 2 * in[i] - (i > 0 ? in[i - 1] : 0.0) - (i + 1 < n ? in[i + 1] : 0.0);
+    for (std::size_t i = 0; i < n; ++i) out[i] = 2 * in[i] - (i > 0 ? in[i - 1] : 0.0) - (i + 1 < n ? in[i + 1] : 0.0);
   };
   ops.precondition = [](std::span<const double> in, std::span<double> out) {
     for (std::size_t i = 0; i < in.size(); ++i) out[i] = in[i] / 2;
@@ -222,7 +221,8 @@ TEST(ConjugateGradients, SolvesASymmetricPositiveDefiniteSystem) {
   ops.dot2 = [&](auto a, auto b, auto c, auto d) { return std::array<double, 2>{ops.dot(a, b), ops.dot(c, d)}; };
 
   std::vector<double> expected(n), b(n), x(n, 0.0);
-  for (std::size_t i = 0; i < n; ++i) expected[i] = std::sin(0.3 * static_cast<double>(i)) + 0.1 * static_cast<double>(i);
+  for (std::size_t i = 0; i < n; ++i)
+    expected[i] = std::sin(0.3 * static_cast<double>(i)) + 0.1 * static_cast<double>(i);
   ops.apply(expected, b);
   const auto result = poisson::conjugate_gradients(ops, b, x, {1e-12, 100});
   EXPECT_TRUE(result.converged);

@@ -14,8 +14,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: %s <file.h5>\n", argv[0]);
     return 2;
   }
-  const std::vector<std::int64_t> ids = {1, 2, 3, 4, 5, 6, 7, 8, 9,
-                                         3, 10, 11, 6, 12, 13, 9, 14, 15};
+  const std::vector<std::int64_t> ids = {1, 2, 3, 4, 5, 6, 7, 8, 9, 3, 10, 11, 6, 12, 13, 9, 14, 15};
   std::vector<double> coordinates;
   for (int element = 0; element < 2; ++element)
     for (int j = 0; j < 3; ++j)

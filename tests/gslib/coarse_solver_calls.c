@@ -45,8 +45,10 @@ static void put_doubles(const char *label, const double *v, uint n) {
  * local partial is left in the first (its local gather's target). */
 static void put_transposed(const char *label, const double *v, const double *before, const slong *id, uint n) {
   for (uint i = 0; i < n; ++i) {
-    if (id[i] < 0) fprintf(out, "f %s %u %a %a\n", label, i, v[i], before[i]);
-    else fprintf(out, "d %s %u %a\n", label, i, v[i]);
+    if (id[i] < 0)
+      fprintf(out, "f %s %u %a %a\n", label, i, v[i], before[i]);
+    else
+      fprintf(out, "d %s %u %a\n", label, i, v[i]);
   }
 }
 
@@ -208,9 +210,12 @@ int main(int argc, char **argv) {
     MPI_Abort(MPI_COMM_WORLD, 2);
   }
   gs_method pw_method = gs_pairwise;
-  if (!strcmp(argv[2], "crystal_router")) pw_method = gs_crystal_router;
-  else if (!strcmp(argv[2], "all_reduce")) pw_method = gs_all_reduce;
-  else if (!strcmp(argv[2], "auto")) pw_method = gs_auto;
+  if (!strcmp(argv[2], "crystal_router"))
+    pw_method = gs_crystal_router;
+  else if (!strcmp(argv[2], "all_reduce"))
+    pw_method = gs_all_reduce;
+  else if (!strcmp(argv[2], "auto"))
+    pw_method = gs_auto;
   else if (strcmp(argv[2], "pairwise")) {
     fprintf(stderr, "%s: unknown method '%s'\n", argv[0], argv[2]);
     MPI_Abort(MPI_COMM_WORLD, 2);

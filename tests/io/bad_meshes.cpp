@@ -167,20 +167,18 @@ Case partition_case(const std::string& name, const std::string& problem, std::ve
 /// Ids that load but are wrong in content: the loader accepts them, gsr-check must not.
 Case content_case(const std::string& name, const std::string& object, const std::string& problem,
                   std::function<void(std::vector<std::int64_t>& ids)> change) {
-  return defect_case({name, object, problem, /*by_partition=*/false, /*loads=*/true},
-                     [change](hid_t f, GoodData& d) {
-                       change(d.ids);
-                       dataset(f, "/mesh/global_ids", H5T_STD_I64LE, {elements, nodes}, H5T_NATIVE_INT64, d.ids.data());
-                     });
+  return defect_case({name, object, problem, /*by_partition=*/false, /*loads=*/true}, [change](hid_t f, GoodData& d) {
+    change(d.ids);
+    dataset(f, "/mesh/global_ids", H5T_STD_I64LE, {elements, nodes}, H5T_NATIVE_INT64, d.ids.data());
+  });
 }
 
 const std::vector<Case>& cases() {
   static const std::vector<Case> all = [] {
     std::vector<Case> c;
     c.push_back({{"missing", "", "no such file"}, [](const std::string&) {}});
-    c.push_back({{"not_hdf5", "", "not an HDF5 file"}, [](const std::string& path) {
-                   std::ofstream(path) << "element 1: nodes 1 2 3 4 5 6 7 8 9\n";
-                 }});
+    c.push_back({{"not_hdf5", "", "not an HDF5 file"},
+                 [](const std::string& path) { std::ofstream(path) << "element 1: nodes 1 2 3 4 5 6 7 8 9\n"; }});
     c.push_back({{"empty", "", "is empty"}, [](const std::string& path) { std::ofstream{path}; }});
     c.push_back({{"truncated", "", "damaged or truncated"}, [](const std::string& path) {
                    write_with(path, {});
@@ -210,65 +208,63 @@ const std::vector<Case>& cases() {
                             [](hid_t f, GoodData&) { int_attribute(group(f, "/mesh"), "order", 3); }));
     c.push_back(defect_case({"no_global_ids", "dataset '/mesh/global_ids'", "missing"},
                             [](hid_t f, GoodData&) { H5Ldelete(f, "/mesh/global_ids", H5P_DEFAULT); }));
-    c.push_back(defect_case({"global_ids_group", "dataset '/mesh/global_ids'", "is not a dataset"},
-                            [](hid_t f, GoodData&) {
-                              H5Ldelete(f, "/mesh/global_ids", H5P_DEFAULT);
-                              H5Gclose(H5Gcreate2(f, "/mesh/global_ids", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
-                            }));
-    c.push_back(defect_case({"global_ids_float", "dataset '/mesh/global_ids'", "has type 64-bit float"},
-                            [](hid_t f, GoodData& d) {
-                              dataset(f, "/mesh/global_ids", H5T_IEEE_F64LE, {elements, nodes}, H5T_NATIVE_INT64, d.ids.data());
-                            }));
-    c.push_back(defect_case({"global_ids_int32", "dataset '/mesh/global_ids'", "has type 32-bit signed integer"},
-                            [](hid_t f, GoodData& d) {
-                              dataset(f, "/mesh/global_ids", H5T_STD_I32LE, {elements, nodes}, H5T_NATIVE_INT64, d.ids.data());
-                            }));
-    c.push_back(defect_case({"global_ids_1d", "dataset '/mesh/global_ids'", "expected 2 dimensions"},
-                            [](hid_t f, GoodData& d) {
-                              dataset(f, "/mesh/global_ids", H5T_STD_I64LE, {elements * nodes}, H5T_NATIVE_INT64, d.ids.data());
-                            }));
+    c.push_back(
+        defect_case({"global_ids_group", "dataset '/mesh/global_ids'", "is not a dataset"}, [](hid_t f, GoodData&) {
+          H5Ldelete(f, "/mesh/global_ids", H5P_DEFAULT);
+          H5Gclose(H5Gcreate2(f, "/mesh/global_ids", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+        }));
+    c.push_back(defect_case(
+        {"global_ids_float", "dataset '/mesh/global_ids'", "has type 64-bit float"}, [](hid_t f, GoodData& d) {
+          dataset(f, "/mesh/global_ids", H5T_IEEE_F64LE, {elements, nodes}, H5T_NATIVE_INT64, d.ids.data());
+        }));
+    c.push_back(defect_case(
+        {"global_ids_int32", "dataset '/mesh/global_ids'", "has type 32-bit signed integer"}, [](hid_t f, GoodData& d) {
+          dataset(f, "/mesh/global_ids", H5T_STD_I32LE, {elements, nodes}, H5T_NATIVE_INT64, d.ids.data());
+        }));
+    c.push_back(
+        defect_case({"global_ids_1d", "dataset '/mesh/global_ids'", "expected 2 dimensions"}, [](hid_t f, GoodData& d) {
+          dataset(f, "/mesh/global_ids", H5T_STD_I64LE, {elements * nodes}, H5T_NATIVE_INT64, d.ids.data());
+        }));
     c.push_back(defect_case({"global_ids_shape", "dataset '/mesh/global_ids'", "has shape [6, 6], expected [E, 9]"},
                             [](hid_t f, GoodData& d) {
                               dataset(f, "/mesh/global_ids", H5T_STD_I64LE, {6, 6}, H5T_NATIVE_INT64, d.ids.data());
                             }));
-    c.push_back(defect_case({"zero_elements", "dataset '/mesh/global_ids'", "(E = 0)"},
-                            [](hid_t f, GoodData& d) {
-                              dataset(f, "/mesh/global_ids", H5T_STD_I64LE, {0, nodes}, H5T_NATIVE_INT64, d.ids.data());
-                            }));
-    c.push_back(defect_case({"coordinates_int", "dataset '/mesh/coordinates'", "expected 64-bit float"},
-                            [](hid_t f, GoodData& d) {
-                              dataset(f, "/mesh/coordinates", H5T_STD_I64LE, {elements, nodes, dim}, H5T_NATIVE_DOUBLE,
-                                      d.coordinates.data());
-                            }));
-    c.push_back(defect_case({"coordinates_3d_in_2d", "dataset '/mesh/coordinates'", "expected [4, 9, 2]"},
-                            [](hid_t f, GoodData& d) {
-                              d.coordinates.resize(elements * nodes * 3);
-                              dataset(f, "/mesh/coordinates", H5T_IEEE_F64LE, {elements, nodes, 3}, H5T_NATIVE_DOUBLE,
-                                      d.coordinates.data());
-                            }));
-    c.push_back(defect_case({"coordinates_rows", "dataset '/mesh/coordinates'", "has shape [3, 9, 2]"},
-                            [](hid_t f, GoodData& d) {
-                              dataset(f, "/mesh/coordinates", H5T_IEEE_F64LE, {3, nodes, dim}, H5T_NATIVE_DOUBLE,
-                                      d.coordinates.data());
-                            }));
-    c.push_back(defect_case({"partition_float", "dataset '/mesh/partition'", "expected 32-bit signed integer"},
-                            [](hid_t f, GoodData& d) {
-                              dataset(f, "/mesh/partition", H5T_IEEE_F32LE, {elements}, H5T_NATIVE_INT32, d.partition.data());
-                            }));
-    c.push_back(defect_case({"partition_shape", "dataset '/mesh/partition'", "has shape [2]"},
-                            [](hid_t f, GoodData& d) {
-                              dataset(f, "/mesh/partition", H5T_STD_I32LE, {2}, H5T_NATIVE_INT32, d.partition.data());
-                            }));
-    c.push_back(defect_case({"periods_length", "attribute 'periods' of group '/mesh'", "expected dim = 2"},
-                            [](hid_t f, GoodData&) {
-                              const double periods[3] = {2, 0, 0};
-                              const hsize_t three = 3;
-                              hid_t space = H5Screate_simple(1, &three, nullptr);
-                              hid_t a = H5Acreate2(group(f, "/mesh"), "periods", H5T_IEEE_F64LE, space, H5P_DEFAULT, H5P_DEFAULT);
-                              H5Awrite(a, H5T_NATIVE_DOUBLE, periods);
-                              H5Aclose(a);
-                              H5Sclose(space);
-                            }));
+    c.push_back(defect_case({"zero_elements", "dataset '/mesh/global_ids'", "(E = 0)"}, [](hid_t f, GoodData& d) {
+      dataset(f, "/mesh/global_ids", H5T_STD_I64LE, {0, nodes}, H5T_NATIVE_INT64, d.ids.data());
+    }));
+    c.push_back(defect_case({"coordinates_int", "dataset '/mesh/coordinates'", "expected 64-bit float"}, [](hid_t f,
+                                                                                                            GoodData&
+                                                                                                                d) {
+      dataset(f, "/mesh/coordinates", H5T_STD_I64LE, {elements, nodes, dim}, H5T_NATIVE_DOUBLE, d.coordinates.data());
+    }));
+    c.push_back(defect_case({"coordinates_3d_in_2d", "dataset '/mesh/coordinates'", "expected [4, 9, 2]"}, [](hid_t f,
+                                                                                                              GoodData&
+                                                                                                                  d) {
+      d.coordinates.resize(elements * nodes * 3);
+      dataset(f, "/mesh/coordinates", H5T_IEEE_F64LE, {elements, nodes, 3}, H5T_NATIVE_DOUBLE, d.coordinates.data());
+    }));
+    c.push_back(defect_case(
+        {"coordinates_rows", "dataset '/mesh/coordinates'", "has shape [3, 9, 2]"}, [](hid_t f, GoodData& d) {
+          dataset(f, "/mesh/coordinates", H5T_IEEE_F64LE, {3, nodes, dim}, H5T_NATIVE_DOUBLE, d.coordinates.data());
+        }));
+    c.push_back(defect_case(
+        {"partition_float", "dataset '/mesh/partition'", "expected 32-bit signed integer"}, [](hid_t f, GoodData& d) {
+          dataset(f, "/mesh/partition", H5T_IEEE_F32LE, {elements}, H5T_NATIVE_INT32, d.partition.data());
+        }));
+    c.push_back(
+        defect_case({"partition_shape", "dataset '/mesh/partition'", "has shape [2]"}, [](hid_t f, GoodData& d) {
+          dataset(f, "/mesh/partition", H5T_STD_I32LE, {2}, H5T_NATIVE_INT32, d.partition.data());
+        }));
+    c.push_back(defect_case(
+        {"periods_length", "attribute 'periods' of group '/mesh'", "expected dim = 2"}, [](hid_t f, GoodData&) {
+          const double periods[3] = {2, 0, 0};
+          const hsize_t three = 3;
+          hid_t space = H5Screate_simple(1, &three, nullptr);
+          hid_t a = H5Acreate2(group(f, "/mesh"), "periods", H5T_IEEE_F64LE, space, H5P_DEFAULT, H5P_DEFAULT);
+          H5Awrite(a, H5T_NATIVE_DOUBLE, periods);
+          H5Aclose(a);
+          H5Sclose(space);
+        }));
     c.push_back(partition_case("partition_out_of_range", "assigned to rank 7, outside", {0, 1, 7, 1}));
     c.push_back(partition_case("partition_negative", "assigned to rank -1", {0, -1, 1, 1}));
     c.push_back(partition_case("partition_for_4_ranks", "made for 4 ranks", {0, 1, 2, 3}, /*ranks=*/4));
@@ -297,10 +293,10 @@ const std::vector<Case>& cases() {
                                std::swap(ids[0], ids[8]);  // element 0: two corners trade ids
                              }));
     c.push_back(content_case("zero_id", "ids", "zero ids", [](std::vector<std::int64_t>& ids) { ids[4] = 0; }));
-    c.push_back(content_case("shared_interior_node", "element-interior entries", "shared",
-                             [](std::vector<std::int64_t>& ids) {
-                               ids[nodes + 4] = ids[4];  // element 1's centre takes element 0's centre id
-                             }));
+    c.push_back(
+        content_case("shared_interior_node", "element-interior entries", "shared", [](std::vector<std::int64_t>& ids) {
+          ids[nodes + 4] = ids[4];  // element 1's centre takes element 0's centre id
+        }));
     return c;
   }();
   return all;

@@ -10,9 +10,9 @@
 namespace gsr::testing {
 
 struct BadMesh {
-  std::string name;       // file is <directory>/<name>.h5
-  std::string object;     // what the message must name: "dataset '/mesh/global_ids'"
-  std::string problem;    // and what it must say about it: "missing"
+  std::string name;           // file is <directory>/<name>.h5
+  std::string object;         // what the message must name: "dataset '/mesh/global_ids'"
+  std::string problem;        // and what it must say about it: "missing"
   bool by_partition = false;  // only fails when read by partition (at 2 ranks)
   bool loads = false;         // the loader accepts it; gsr-check must find the problem
 };

@@ -17,8 +17,7 @@ namespace {
 using gsr::testing::ScratchDir;
 
 /// A copy of `source` with byte `offset` xor-ed with `mask` (rank 0 writes it).
-void write_flipped_copy(const std::string& source, const std::string& target, std::size_t offset,
-                        unsigned char mask) {
+void write_flipped_copy(const std::string& source, const std::string& target, std::size_t offset, unsigned char mask) {
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   if (rank == 0) {

@@ -23,12 +23,16 @@ using gsr::testing::ScratchDir;
 using gsr::tools::Box;
 using gsr::tools::BoxSpec;
 
-using gsr_test::world_size;
 using gsr_test::world_rank;
+using gsr_test::world_size;
 
 /// A small 3-D box with every feature: periodic in z, deformed, partitioned for P.
 BoxSpec test_box() {
-  return {.dim = 3, .elements = {3, 2, 2}, .order = 2, .periodic = {false, false, true}, .deform = true,
+  return {.dim = 3,
+          .elements = {3, 2, 2},
+          .order = 2,
+          .periodic = {false, false, true},
+          .deform = true,
           .partition_ranks = world_size()};
 }
 
@@ -180,7 +184,8 @@ TEST(MeshRoundTrip, CLoaderGivesTheSameElements) {
     expected.info.order = 2;
     expected.info.has_coordinates = true;
     for (std::int64_t e = 0; e < spec.element_count(); ++e)
-      if (distribution == GSR_MESH_BLOCKS ? (e >= first && e < last) : owner[static_cast<std::size_t>(e)] == world_rank())
+      if (distribution == GSR_MESH_BLOCKS ? (e >= first && e < last)
+                                          : owner[static_cast<std::size_t>(e)] == world_rank())
         expected.elements.push_back(e);
     const Box box(spec);
     for (const std::int64_t e : expected.elements) {
@@ -204,7 +209,8 @@ TEST(MeshRoundTrip, CLoaderGivesTheSameElements) {
     }
     if (distribution == GSR_MESH_BLOCKS) {  // asked with coordinates
       EXPECT_EQ(mesh.has_coordinates, 1);
-      if (mesh.n > 0) EXPECT_TRUE(std::equal(expected.coordinates.begin(), expected.coordinates.end(), mesh.coordinates));
+      if (mesh.n > 0)
+        EXPECT_TRUE(std::equal(expected.coordinates.begin(), expected.coordinates.end(), mesh.coordinates));
     } else {  // asked without
       EXPECT_EQ(mesh.has_coordinates, 0);
       EXPECT_EQ(mesh.coordinates, nullptr);
@@ -249,11 +255,14 @@ TEST(Xdmf, SidecarReferencesTheDatasetsWithTheirShapes) {
   // views have one row per node (12 x 27 = 324).
   EXPECT_NE(text.find("TopologyType=\"Hexahedron\" NumberOfElements=\"96\""), std::string::npos) << text;
   EXPECT_NE(text.find("Dimensions=\"96 8\" NumberType=\"Int\" Precision=\"4\" Format=\"HDF\">box.h5:/xdmf/cells"),
-            std::string::npos) << text;
+            std::string::npos)
+      << text;
   EXPECT_NE(text.find("Dimensions=\"324 3\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">box.h5:/xdmf/points"),
-            std::string::npos) << text;
+            std::string::npos)
+      << text;
   EXPECT_NE(text.find("Dimensions=\"324\" NumberType=\"Int\" Precision=\"8\" Format=\"HDF\">box.h5:/xdmf/global_ids"),
-            std::string::npos) << text;
+            std::string::npos)
+      << text;
   EXPECT_NE(text.find("Name=\"rank\""), std::string::npos) << text;
 }
 

@@ -71,7 +71,7 @@ TEST(BoxNumbering, TwoDimensionsHaveMultiplicities1_2_4) {
   // (not its corners), by 2; everything else belongs to one element.
   const std::int64_t interior_corners = (4 - 1) * (3 - 1);
   const std::int64_t interior_edges = ((4 - 1) * 3 + (3 - 1) * 4) * (3 - 1);  // per edge N-1 nodes
-  const std::int64_t boundary_corner_edges = 2 * (4 - 1) + 2 * (3 - 1);        // shared by 2 on the outside
+  const std::int64_t boundary_corner_edges = 2 * (4 - 1) + 2 * (3 - 1);       // shared by 2 on the outside
   EXPECT_EQ(h.at(4), interior_corners);
   EXPECT_EQ(h.at(2), interior_edges + boundary_corner_edges);
   EXPECT_EQ(h.size(), 3u);

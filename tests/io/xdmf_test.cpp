@@ -131,7 +131,8 @@ void expect_views_of_the_mesh(const std::string& path, int dim) {
 TEST(XdmfViews, ReadAsTheMeshNodesFromBothWriters) {
   gsr::testing::ScratchDir dir("gsr-xdmf-views", MPI_COMM_SELF);
   for (const int dim : {2, 3}) {
-    const BoxSpec spec{.dim = dim, .elements = {3, 2, dim == 3 ? 2 : 1}, .order = 2, .deform = true, .partition_ranks = 2};
+    const BoxSpec spec{
+        .dim = dim, .elements = {3, 2, dim == 3 ? 2 : 1}, .order = 2, .deform = true, .partition_ranks = 2};
     const std::string streamed = dir.file("streamed" + std::to_string(dim) + ".h5");
     gsr::tools::write_box(spec, streamed);
     expect_views_of_the_mesh(streamed, dim);

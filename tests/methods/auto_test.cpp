@@ -77,7 +77,8 @@ TEST(Auto, SameChoiceOnEveryRankWithItsMeasurements) {
     for (const gsr::MethodTiming& t : st.auto_timings) {
       // The measurements are maxima over ranks, so every rank holds the same numbers.
       const double seconds = t.seconds_per_call;
-      const PerRank<double> everywhere = gsr_test::allgather<double>(std::span<const double>(&seconds, 1), MPI_COMM_WORLD);
+      const PerRank<double> everywhere =
+          gsr_test::allgather<double>(std::span<const double>(&seconds, 1), MPI_COMM_WORLD);
       for (const auto& r : everywhere) EXPECT_EQ(r[0], seconds) << gsr::to_string(t.method);
       if (t.seconds_per_call >= 0) {
         EXPECT_GT(t.predicted_seconds, 0.0) << gsr::to_string(t.method);
@@ -155,10 +156,10 @@ TEST(AutoBySize, MethodTableServesEachSizeWithItsMethod) {
   EXPECT_EQ(st.methods_by_size[0].entry_bytes, 0u);
   EXPECT_EQ(st.methods_by_size[1].entry_bytes, 16u);
   EXPECT_EQ(st.methods_by_size[2].entry_bytes, 64u);
-  EXPECT_EQ(st.method_for(4, 3), Method::crystal_router);   // 12 bytes per entry
-  EXPECT_EQ(st.method_for(8, 2), Method::pairwise);         // 16
-  EXPECT_EQ(st.method_for(4, 15), Method::pairwise);        // 60
-  EXPECT_EQ(st.method_for(8, 8), Method::allreduce);        // 64
+  EXPECT_EQ(st.method_for(4, 3), Method::crystal_router);  // 12 bytes per entry
+  EXPECT_EQ(st.method_for(8, 2), Method::pairwise);        // 16
+  EXPECT_EQ(st.method_for(4, 15), Method::pairwise);       // 60
+  EXPECT_EQ(st.method_for(8, 8), Method::allreduce);       // 64
   EXPECT_EQ(st.method_for(8, 1000), Method::allreduce);
   EXPECT_NE(h.summary().find("calls of 16-63 bytes per entry (value size x k): pairwise"), std::string::npos)
       << h.summary();
@@ -185,8 +186,10 @@ TEST(AutoBySize, MethodTableServesEachSizeWithItsMethod) {
     methods_test::expect_bitwise(wide.want, wide.got, label + " float k=16 (allreduce)");
     methods_test::expect_bitwise(again.want, again.got, label + " double k=1 again");
     // Summing again doubles what copies share: recompute the references from the results.
-    for (auto* c : {&one, &two, &eight, &again}) c->want = gsr_test::expected<double>(ids, c->got, c->k, Op::add, Transpose::no, MPI_COMM_WORLD);
-    for (auto* c : {&floats, &wide}) c->want = gsr_test::expected<float>(ids, c->got, c->k, Op::add, Transpose::no, MPI_COMM_WORLD);
+    for (auto* c : {&one, &two, &eight, &again})
+      c->want = gsr_test::expected<double>(ids, c->got, c->k, Op::add, Transpose::no, MPI_COMM_WORLD);
+    for (auto* c : {&floats, &wide})
+      c->want = gsr_test::expected<float>(ids, c->got, c->k, Op::add, Transpose::no, MPI_COMM_WORLD);
   }
 }
 
@@ -211,7 +214,8 @@ TEST(AutoBySize, BadArgumentsOnOneRankReachTheOthersThroughTheSizesMethod) {
   // A shim that finds the arguments bad itself (the C request pointer, a Fortran k) says
   // which call it refuses, so the same method carries the refusal.
   try {
-    if (world_rank() == 0) h.fail_call(gsr::ErrorCode::invalid_argument, "gsr: refused by a shim", gsr::Domain::float64, 2);
+    if (world_rank() == 0)
+      h.fail_call(gsr::ErrorCode::invalid_argument, "gsr: refused by a shim", gsr::Domain::float64, 2);
     h.apply_vec(std::span<double>(v), 2, Op::add);
     ADD_FAILURE() << "the call succeeded on rank " << world_rank();
   } catch (const gsr::Error& e) {
@@ -234,7 +238,8 @@ TEST(AutoBySize, AutoTableIsTheSameOnEveryRankAndServesEverySize) {
     mine.push_back(static_cast<std::int64_t>(range.entry_bytes));
     mine.push_back(static_cast<std::int64_t>(range.method));
   }
-  const PerRank<std::int64_t> all = gsr_test::allgather<std::int64_t>(std::span<const std::int64_t>(mine), MPI_COMM_WORLD);
+  const PerRank<std::int64_t> all =
+      gsr_test::allgather<std::int64_t>(std::span<const std::int64_t>(mine), MPI_COMM_WORLD);
   for (const auto& r : all) EXPECT_EQ(r, mine) << "ranks made different tables";
   EXPECT_EQ(st.method_for(sizeof(double)), st.method);
   for (std::size_t k : {1, 2, 3, 5, 8, 40}) {
@@ -264,8 +269,10 @@ TEST(AutoBySize, BadMethodTablesAreClearErrors) {
     } catch (const gsr::Error& e) {
       const std::string message = e.what();
       EXPECT_EQ(e.code(), gsr::ErrorCode::invalid_argument) << message;
-      EXPECT_NE(message.find(std::string("method_table='") + value + "' is not a table of methods per call size: " + detail),
-                std::string::npos) << message;
+      EXPECT_NE(
+          message.find(std::string("method_table='") + value + "' is not a table of methods per call size: " + detail),
+          std::string::npos)
+          << message;
     }
   }
 }

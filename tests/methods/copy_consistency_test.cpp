@@ -61,8 +61,8 @@ void run(gsr::Handle& h, const std::array<double, 3>& by_holder, bool nonblockin
     return;
   }
   const T want = by_holder[2] == 1.0 ? T(1) : T(0);
-  EXPECT_TRUE(gsr_test::same_bits(sum[1], want)) << label << ": holder " << pos << " got " << sum[1]
-                                                  << ", expected " << want;
+  EXPECT_TRUE(gsr_test::same_bits(sum[1], want))
+      << label << ": holder " << pos << " got " << sum[1] << ", expected " << want;
   EXPECT_EQ(sum[0], T(1)) << label;
   EXPECT_EQ(std::signbit(zeros[1]), std::signbit(by_holder[0])) << label << ": min of signed zeros, holder " << pos;
 }

@@ -81,8 +81,10 @@ TEST_P(GroupSizes, EverySizeByHand) {
       std::vector<std::int64_t> u(n * k);
       for (std::size_t i = 0; i < n; ++i)
         for (std::size_t c = 0; c < k; ++c) u[i * k + c] = value(rank, i, k, c);
-      if (blocking) h.apply_vec(std::span<std::int64_t>(u), k, Op::add);
-      else h.start_vec(std::span<std::int64_t>(u), k, Op::add).wait();
+      if (blocking)
+        h.apply_vec(std::span<std::int64_t>(u), k, Op::add);
+      else
+        h.start_vec(std::span<std::int64_t>(u), k, Op::add).wait();
       methods_test::expect_bitwise(expected(k), u, label + " interleaved");
 
       // Separate arrays (gs_many), component c of entry i in arrays[c][i].
@@ -91,8 +93,10 @@ TEST_P(GroupSizes, EverySizeByHand) {
         for (std::size_t c = 0; c < k; ++c) arrays[c][i] = value(rank, i, k, c);
       std::vector<std::int64_t*> pointers;
       for (auto& a : arrays) pointers.push_back(a.data());
-      if (blocking) h.apply_many(std::span<std::int64_t* const>(pointers), Op::add);
-      else h.start_many(std::span<std::int64_t* const>(pointers), Op::add).wait();
+      if (blocking)
+        h.apply_many(std::span<std::int64_t* const>(pointers), Op::add);
+      else
+        h.start_many(std::span<std::int64_t* const>(pointers), Op::add).wait();
       std::vector<std::int64_t> joined(n * k);
       for (std::size_t i = 0; i < n; ++i)
         for (std::size_t c = 0; c < k; ++c) joined[i * k + c] = arrays[c][i];

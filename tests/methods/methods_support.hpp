@@ -21,8 +21,8 @@ namespace methods_test {
 
 using gsr_test::PerRank;
 
-using gsr_test::world_size;
 using gsr_test::world_rank;
+using gsr_test::world_size;
 
 using gsr_test::show;
 

@@ -40,7 +40,7 @@ struct TypedCall final : Call {
   Transpose t;
   std::size_t k;
   bool many;
-  std::vector<T> want, got;           // vec layout: got[i*k + c]
+  std::vector<T> want, got;            // vec layout: got[i*k + c]
   std::vector<std::vector<T>> arrays;  // many layout: arrays[c][i]
   std::vector<T*> pointers;
 
@@ -67,8 +67,10 @@ struct TypedCall final : Call {
     return h.start_vec(std::span<T>(got), k, op, t);
   }
   void apply(gsr::Handle& h) override {
-    if (many) h.apply_many(std::span<T* const>(pointers), op, t);
-    else h.apply_vec(std::span<T>(got), k, op, t);
+    if (many)
+      h.apply_many(std::span<T* const>(pointers), op, t);
+    else
+      h.apply_vec(std::span<T>(got), k, op, t);
   }
   void check(const std::string& label) override {
     if (many)
@@ -226,8 +228,8 @@ TEST_P(NonBlocking, BadCallOnOneRankWhileAnotherIsInFlight) {
   if (bad_rank) {
     std::vector<double> too_short(ids[world_rank()].size() + 1);
     try {
-      gsr::Request never = h.start_vec(too_short.data(), too_short.size() - 2, 1, gsr::Domain::float64, Op::mul,
-                                       Transpose::no);
+      gsr::Request never =
+          h.start_vec(too_short.data(), too_short.size() - 2, 1, gsr::Domain::float64, Op::mul, Transpose::no);
       ADD_FAILURE() << label("bad call") << ": a short array was accepted";
     } catch (const gsr::Error& e) {
       EXPECT_EQ(e.code(), gsr::ErrorCode::invalid_argument) << e.what();

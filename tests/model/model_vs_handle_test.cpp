@@ -33,7 +33,7 @@ struct Case {
 
 /// Each rank's ids: the elements it owns, ascending, as read_mesh would give them.
 std::vector<std::vector<std::int64_t>> rank_ids(const BoxModel& box, const std::vector<std::int32_t>& owner, int ranks,
-                                                 const std::vector<std::int64_t>& relabel = {}) {
+                                                const std::vector<std::int64_t>& relabel = {}) {
   std::vector<std::vector<std::int64_t>> ids(static_cast<std::size_t>(ranks));
   std::vector<std::int64_t> element(static_cast<std::size_t>(box.nodes_per_element()));
   for (std::int64_t e = 0; e < box.element_count(); ++e) {
@@ -185,12 +185,15 @@ TEST(ModelVsHandle, PermutedIdsIrregularPartition) {
   std::shuffle(relabel.begin() + 1, relabel.end(), random);
   for (std::size_t i = 1; i < relabel.size(); ++i) {
     const auto roll = random() % 50;
-    if (roll == 0) relabel[i] = 0;
-    else if (roll < 5) relabel[i] = -relabel[i];
+    if (roll == 0)
+      relabel[i] = 0;
+    else if (roll < 5)
+      relabel[i] = -relabel[i];
   }
   // Elements dealt at random, rank 0 getting none when there are more than two ranks.
   std::vector<std::int32_t> owner(static_cast<std::size_t>(box.element_count()));
-  for (auto& o : owner) o = P > 2 ? 1 + static_cast<std::int32_t>(random() % (P - 1)) : static_cast<std::int32_t>(random() % P);
+  for (auto& o : owner)
+    o = P > 2 ? 1 + static_cast<std::int32_t>(random() % (P - 1)) : static_cast<std::int32_t>(random() % P);
   Case c;
   c.ids_per_rank = rank_ids(box, owner, P, relabel);
   c.sharing = sharing_from_rank_ids(c.ids_per_rank);

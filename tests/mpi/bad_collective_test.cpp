@@ -23,8 +23,8 @@ using gsr::ErrorCode;
 using gsr::Op;
 using gsr::Transpose;
 
-using gsr_test::world_size;
 using gsr_test::world_rank;
+using gsr_test::world_size;
 
 bool odd_rank() { return world_rank() == world_size() - 1; }
 
@@ -61,8 +61,8 @@ void expect_every_rank_fails(const std::function<void()>& call, std::initializer
     EXPECT_TRUE(e.code() == ErrorCode::mismatch || e.code() == ErrorCode::remote)
         << what << ": rank " << world_rank() << " got " << gsr_test::code_name(e.code()) << ": " << e.what();
     if (e.code() == ErrorCode::mismatch) {
-      EXPECT_TRUE(gsr_test::mentions_any(e.what(), words)) << what << ": message \"" << e.what()
-                                                          << "\" does not name the problem";
+      EXPECT_TRUE(gsr_test::mentions_any(e.what(), words))
+          << what << ": message \"" << e.what() << "\" does not name the problem";
     }
   }
 }
@@ -98,8 +98,10 @@ TEST_P(BadCollective, OneRankUsesAnotherDomain) {
     std::vector<float> f = {1.0f, 2.0f, 3.0f};
     expect_odd_rank_fails(
         [&] {
-          if (odd_rank()) h.apply(std::span<float>(f), Op::add);
-          else h.apply(std::span<double>(d), Op::add);
+          if (odd_rank())
+            h.apply(std::span<float>(f), Op::add);
+          else
+            h.apply(std::span<double>(d), Op::add);
         },
         "float on the last rank, double elsewhere");
   }
@@ -164,8 +166,7 @@ TEST_P(BadCollective, LongMessagesAgree) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Methods, BadCollective, ::testing::ValuesIn(gsr::concrete_methods),
-                         gsr_test::method_name);
+INSTANTIATE_TEST_SUITE_P(Methods, BadCollective, ::testing::ValuesIn(gsr::concrete_methods), gsr_test::method_name);
 
 // Setup is collective and already communicates, so disagreements there are caught on every
 // rank.

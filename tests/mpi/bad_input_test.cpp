@@ -48,12 +48,11 @@ protected:
 TEST_P(BadInput, BprOnFloatingData) {
   gsr::Handle h = make();
   std::vector<double> v = my_values();
-  expect_error([&] { h.apply(std::span<double>(v), Op::bpr); }, ErrorCode::invalid_argument, {"bpr"},
-               "bpr on double");
+  expect_error([&] { h.apply(std::span<double>(v), Op::bpr); }, ErrorCode::invalid_argument, {"bpr"}, "bpr on double");
   EXPECT_EQ(v, my_values()) << "data changed by a rejected call";
   std::vector<float> f = {1.0f, 2.0f, 3.0f};
-  expect_error([&] { h.apply(std::span<float>(f), Op::bpr, Transpose::yes); }, ErrorCode::invalid_argument,
-               {"bpr"}, "bpr on float");
+  expect_error([&] { h.apply(std::span<float>(f), Op::bpr, Transpose::yes); }, ErrorCode::invalid_argument, {"bpr"},
+               "bpr on float");
   std::vector<double> w(6, 1.0);
   expect_error([&] { h.apply_vec(std::span<double>(w), 2, Op::bpr); }, ErrorCode::invalid_argument, {"bpr"},
                "bpr on double (vec)");
@@ -63,8 +62,8 @@ TEST_P(BadInput, BprOnFloatingData) {
 TEST_P(BadInput, TransposeOutOfRange) {
   gsr::Handle h = make();
   std::vector<double> v = my_values();
-  expect_error([&] { h.apply(std::span<double>(v), Op::add, static_cast<Transpose>(2)); },
-               ErrorCode::invalid_argument, {"transpose"}, "transpose = 2");
+  expect_error([&] { h.apply(std::span<double>(v), Op::add, static_cast<Transpose>(2)); }, ErrorCode::invalid_argument,
+               {"transpose"}, "transpose = 2");
   EXPECT_EQ(v, my_values()) << "data changed by a rejected call";
   expect_still_works(h);
 }
@@ -98,8 +97,8 @@ TEST_P(BadInput, NullDataWithEntries) {
   expect_error([&] { h.apply_vec(static_cast<void*>(nullptr), 3, 1, Domain::float64, Op::add, Transpose::no); },
                ErrorCode::invalid_argument, {"null"}, "NULL data");
   double* none[2] = {nullptr, nullptr};
-  expect_error([&] { h.apply_many(std::span<double* const>(none, 2), Op::add); }, ErrorCode::invalid_argument,
-               {"null"}, "NULL arrays in many");
+  expect_error([&] { h.apply_many(std::span<double* const>(none, 2), Op::add); }, ErrorCode::invalid_argument, {"null"},
+               "NULL arrays in many");
   expect_error([&] { h.apply_many(static_cast<void* const*>(nullptr), 2, Domain::float64, Op::add, Transpose::no); },
                ErrorCode::invalid_argument, {"null"}, "NULL array list in many");
   expect_still_works(h);

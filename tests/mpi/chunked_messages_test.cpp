@@ -77,7 +77,8 @@ TEST_F(Chunked, RingOfMessagesArrivesWholeInOrder) {
       probed = gsr::detail::probe(MPI_COMM_WORLD, prev, 7, limit);
     } else {
       std::optional<gsr::detail::ProbedMessage> got;
-      while (!(got = gsr::detail::try_probe(MPI_COMM_WORLD, prev, 7, limit))) {}
+      while (!(got = gsr::detail::try_probe(MPI_COMM_WORLD, prev, 7, limit))) {
+      }
       probed = std::move(*got);
     }
     ASSERT_EQ(probed.bytes, length);
@@ -93,7 +94,9 @@ TEST_F(Chunked, RingOfMessagesArrivesWholeInOrder) {
 TEST_F(Chunked, SparseExchangeReassemblesChunkedMessages) {
   const int p = world_size(), me = world_rank();
   // Rank r sends rank s (s != r) a message whose length depends on both.
-  auto length_of = [](int from, int to) { return lengths[static_cast<std::size_t>(from * 3 + to) % std::size(lengths)]; };
+  auto length_of = [](int from, int to) {
+    return lengths[static_cast<std::size_t>(from * 3 + to) % std::size(lengths)];
+  };
   std::vector<gsr::detail::ByteMessage> outgoing;
   for (int to = 0; to < p; ++to)
     if (to != me) outgoing.push_back({to, message(me, length_of(me, to))});
@@ -127,22 +130,24 @@ TEST_F(Chunked, AllreduceSplitIntoSeveralCollectives) {
 class ChunkedMethods : public Chunked, public ::testing::WithParamInterface<gsr::Method> {};
 
 template <class T>
-void check_against_reference(gsr::Handle& h, gsr::Method method, const gsr_test::IdSet& set, std::size_t k,
-                             gsr::Op op, std::uint64_t seed) {
+void check_against_reference(gsr::Handle& h, gsr::Method method, const gsr_test::IdSet& set, std::size_t k, gsr::Op op,
+                             std::uint64_t seed) {
   const auto rank = static_cast<std::size_t>(world_rank());
   const gsr_test::PerRank<T> input = gsr_test::random_values<T>(set.ids, k, op, seed);
   gsr_test::PerRank<T> want = input;
   gsr_test::apply(set.ids, want, k, op, gsr::Transpose::no);
   std::vector<T> got = input[rank];
-  if (k == 1) h.apply(std::span<T>(got), op);
-  else h.apply_vec(std::span<T>(got), k, op);
+  if (k == 1)
+    h.apply(std::span<T>(got), op);
+  else
+    h.apply_vec(std::span<T>(got), k, op);
   gsr_test::expect_same(want[rank], got, set.ids[rank], k,
                         "method " + std::string(gsr::to_string(method)) + " k=" + std::to_string(k));
 }
 
 TEST_P(ChunkedMethods, SameResultsAsTheReference) {
-  const gsr_test::IdSet set = gsr_test::make_ids("chunked", 0x6368756e6b ^ static_cast<unsigned>(world_size()),
-                                                 world_size(), -1);
+  const gsr_test::IdSet set =
+      gsr_test::make_ids("chunked", 0x6368756e6b ^ static_cast<unsigned>(world_size()), world_size(), -1);
   gsr::SetupOptions options = gsr_test::with_method(GetParam());
   options.messages.chunk_bytes = limit;
   gsr::Handle h(set.ids[static_cast<std::size_t>(world_rank())], MPI_COMM_WORLD, options);
@@ -154,7 +159,6 @@ TEST_P(ChunkedMethods, SameResultsAsTheReference) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Methods, ChunkedMethods, ::testing::ValuesIn(gsr::concrete_methods),
-                         gsr_test::method_name);
+INSTANTIATE_TEST_SUITE_P(Methods, ChunkedMethods, ::testing::ValuesIn(gsr::concrete_methods), gsr_test::method_name);
 
 }  // namespace

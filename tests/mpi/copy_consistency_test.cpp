@@ -24,8 +24,8 @@ using gsr::Transpose;
 
 constexpr std::int64_t shared_id = 42;
 
-using gsr_test::world_size;
 using gsr_test::world_rank;
+using gsr_test::world_size;
 
 /// Ranks 0-2: {7 + rank, 42, 100 + rank}; rank 3 and beyond: ids nobody else holds.
 std::vector<std::int64_t> ids_of(int rank) {
@@ -56,10 +56,12 @@ void check(gsr::Handle& h, const std::array<T, 3>& big, Op op, bool nonblocking,
 
   // Every copy of the shared id, on every rank.
   const T mine = rank < 3 ? v[1] : T(0);
-  const gsr_test::PerRank<T> copies = gsr_test::allgather<T>(std::span<const T>(&mine, rank < 3 ? 1 : 0), MPI_COMM_WORLD);
+  const gsr_test::PerRank<T> copies =
+      gsr_test::allgather<T>(std::span<const T>(&mine, rank < 3 ? 1 : 0), MPI_COMM_WORLD);
   for (int r = 1; r < 3; ++r)
     EXPECT_TRUE(gsr_test::same_bits(copies[0][0], copies[static_cast<std::size_t>(r)][0]))
-        << label << ": rank 0 has " << copies[0][0] << ", rank " << r << " has " << copies[static_cast<std::size_t>(r)][0];
+        << label << ": rank 0 has " << copies[0][0] << ", rank " << r << " has "
+        << copies[static_cast<std::size_t>(r)][0];
 
   const std::vector<T> want = gsr_test::expected<T>(ids, input, 1, op, Transpose::no, MPI_COMM_WORLD);
   for (std::size_t i = 0; i < v.size(); ++i)
@@ -78,9 +80,8 @@ TEST_P(CopyConsistency, ThreeRanksSumInOneOrder) {
   std::sort(values.begin(), values.end());
   // Every assignment of the three values to the three ranks, blocking and non-blocking.
   do {
-    const std::string label = std::string(gsr::to_string(GetParam())) + " values (" +
-                              std::to_string(values[0]) + ", " + std::to_string(values[1]) + ", " +
-                              std::to_string(values[2]) + ")";
+    const std::string label = std::string(gsr::to_string(GetParam())) + " values (" + std::to_string(values[0]) + ", " +
+                              std::to_string(values[1]) + ", " + std::to_string(values[2]) + ")";
     check<double>(h, values, Op::add, false, label + " double add");
     check<double>(h, values, Op::add, true, label + " double add (start/wait)");
     const std::array<float, 3> single = {float(values[0]), float(values[1]), float(values[2])};
@@ -106,7 +107,6 @@ TEST_P(CopyConsistency, MulOfNearOneValues) {
   check<double>(h, {0.1, 0.7, 1.3}, Op::mul, true, "double mul (start/wait)");
 }
 
-INSTANTIATE_TEST_SUITE_P(Methods, CopyConsistency, ::testing::ValuesIn(gsr::concrete_methods),
-                         gsr_test::method_name);
+INSTANTIATE_TEST_SUITE_P(Methods, CopyConsistency, ::testing::ValuesIn(gsr::concrete_methods), gsr_test::method_name);
 
 }  // namespace

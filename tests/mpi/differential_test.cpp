@@ -35,8 +35,8 @@ using gsr_test::random_values;
 
 constexpr std::uint64_t base_seed = 0x6e656b35303030ULL;  // fixed: failures must reproduce
 
-using gsr_test::world_size;
 using gsr_test::world_rank;
+using gsr_test::world_size;
 
 // ---- the matrix ---------------------------------------------------------------------------
 
@@ -57,9 +57,9 @@ void run_one(gsr::Handle& h, const Case& c, Op op, Transpose t, Layout layout, s
   const std::vector<std::int64_t>& my_ids = c.set->ids[static_cast<std::size_t>(rank)];
   std::ostringstream label;
   label << "seed=" << seed << " P=" << world_size() << " rank=" << rank << " ids=" << c.set->name
-        << " unique=" << c.unique << " method=" << gsr::to_string(c.method)
-        << " op=" << gsr::to_string(op) << " dom=" << gsr::to_string(gsr::domain_of<T>())
-        << " transpose=" << int(t) << " layout=" << layout_name(layout);
+        << " unique=" << c.unique << " method=" << gsr::to_string(c.method) << " op=" << gsr::to_string(op)
+        << " dom=" << gsr::to_string(gsr::domain_of<T>()) << " transpose=" << int(t)
+        << " layout=" << layout_name(layout);
 
   switch (layout) {
     case Layout::plain:
@@ -146,8 +146,7 @@ TEST_P(Differential, EveryOpDomainTransposeLayoutUnique) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Methods, Differential, ::testing::ValuesIn(gsr::concrete_methods),
-                         gsr_test::method_name);
+INSTANTIATE_TEST_SUITE_P(Methods, Differential, ::testing::ValuesIn(gsr::concrete_methods), gsr_test::method_name);
 
 // make_unique against the reference rule on random ids (method-independent).
 TEST(DifferentialUnique, MakeUniqueMatchesReference) {
@@ -161,8 +160,8 @@ TEST(DifferentialUnique, MakeUniqueMatchesReference) {
     const std::vector<std::int64_t>& w = want[static_cast<std::size_t>(rank)];
     ASSERT_EQ(got.size(), w.size());
     for (std::size_t i = 0; i < got.size(); ++i)
-      EXPECT_EQ(got[i], w[i]) << "id set " << set.name << " rank " << rank << " entry " << i
-                              << " (input id " << set.ids[static_cast<std::size_t>(rank)][i] << ")";
+      EXPECT_EQ(got[i], w[i]) << "id set " << set.name << " rank " << rank << " entry " << i << " (input id "
+                              << set.ids[static_cast<std::size_t>(rank)][i] << ")";
   }
 }
 
@@ -175,9 +174,9 @@ TEST(DifferentialReference, GatheredExpectedMatchesGlobalModel) {
   const PerRank<double> values = random_values<double>(set.ids, 2, Op::add, base_seed + 100);
   PerRank<double> global = values;
   gsr_test::apply(set.ids, global, 2, Op::add, Transpose::yes);
-  const std::vector<double> gathered = gsr_test::expected<double>(
-      set.ids[static_cast<std::size_t>(rank)], values[static_cast<std::size_t>(rank)], 2, Op::add,
-      Transpose::yes, MPI_COMM_WORLD);
+  const std::vector<double> gathered =
+      gsr_test::expected<double>(set.ids[static_cast<std::size_t>(rank)], values[static_cast<std::size_t>(rank)], 2,
+                                 Op::add, Transpose::yes, MPI_COMM_WORLD);
   expect_same(global[static_cast<std::size_t>(rank)], gathered, set.ids[static_cast<std::size_t>(rank)], 2,
               "reference gather");
 }

@@ -93,9 +93,11 @@ int gs(gsr::Method method, std::size_t n, std::size_t k, int rank) {
     if (u[j] != static_cast<double>(2 * (j % 1000) + 1)) ++wrong;
   const double traffic = 2.0 * static_cast<double>(n * k * sizeof(double)) / (1u << 30);  // sent + received
   const double ratio = added / traffic;
-  std::printf("gs %s: rank %d: n = %zu, k = %zu, message %.3f GiB: %.2f s (again: %.2f s), added %.2f GiB = %.2fx sent + received"
-              " (%zu wrong values)\n",
-              std::string(gsr::to_string(method)).c_str(), rank, n, k, traffic / 2, seconds, second, added, ratio, wrong);
+  std::printf(
+      "gs %s: rank %d: n = %zu, k = %zu, message %.3f GiB: %.2f s (again: %.2f s), added %.2f GiB = %.2fx sent + "
+      "received"
+      " (%zu wrong values)\n",
+      std::string(gsr::to_string(method)).c_str(), rank, n, k, traffic / 2, seconds, second, added, ratio, wrong);
   int failures = wrong != 0;
   if (method == gsr::Method::pairwise && ratio > 2.0) {
     std::printf("gs pairwise: rank %d: added memory exceeds 2x the bytes sent plus received\n", rank);

@@ -19,7 +19,7 @@ namespace {
 
 // Two groups, the lower half of MPI_COMM_WORLD's ranks and the upper half.
 class Intercomm : public ::testing::Test {
- protected:
+protected:
   void SetUp() override {
     int rank = 0, size = 0;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -81,9 +81,9 @@ TEST_F(Intercomm, CCallsRefuseIt) {
   void* received = nullptr;
   int* sources = nullptr;
   size_t received_count = 0;
-  EXPECT_EQ(gsr_transfer(records, 2, sizeof(int), destinations, inter, 0, &received, &sources, &received_count,
-                         nullptr),
-            GSR_ERR_INVALID_ARGUMENT);
+  EXPECT_EQ(
+      gsr_transfer(records, 2, sizeof(int), destinations, inter, 0, &received, &sources, &received_count, nullptr),
+      GSR_ERR_INVALID_ARGUMENT);
   EXPECT_NE(std::string(gsr_last_error_message()).find("intercommunicator"), std::string::npos)
       << gsr_last_error_message();
   void* block = nullptr;

@@ -21,8 +21,8 @@ namespace seed = gsr_test::seed;
 using gsr::Op;
 using gsr::Transpose;
 
-using gsr_test::world_size;
 using gsr_test::world_rank;
+using gsr_test::world_size;
 
 using seed::expect_close;
 using seed::local_concat;
@@ -38,15 +38,17 @@ protected:
   // Applies `op` to Table 1's u (as type T, scaled) on a handle built from `ids` and
   // compares with `table` (scaled the same way), through the plain, vec and many layouts.
   template <class T>
-  void check(gsr::Handle& h, const seed::Row (&table)[4][2], int op_index, Transpose t, double scale,
-             double rel, const std::string& name) {
+  void check(gsr::Handle& h, const seed::Row (&table)[4][2], int op_index, Transpose t, double scale, double rel,
+             const std::string& name) {
     const Op op = seed::ops[op_index];
     const std::vector<double> u = local_concat(seed::u);
     const std::vector<double> want = local_concat(table[op_index]);
-    const auto as_t = [&](double x) { return static_cast<T>(std::is_integral_v<T> ? std::llround(x * scale) : x * scale); };
-    const std::string label = name + " op=" + std::string(gsr::to_string(op)) + " dom=" +
-                              std::string(gsr::to_string(gsr::domain_of<T>())) + " method=" +
-                              std::string(gsr::to_string(GetParam()));
+    const auto as_t = [&](double x) {
+      return static_cast<T>(std::is_integral_v<T> ? std::llround(x * scale) : x * scale);
+    };
+    const std::string label = name + " op=" + std::string(gsr::to_string(op)) +
+                              " dom=" + std::string(gsr::to_string(gsr::domain_of<T>())) +
+                              " method=" + std::string(gsr::to_string(GetParam()));
 
     // plain
     std::vector<T> v(u.size());
@@ -75,8 +77,7 @@ protected:
     }
   }
 
-  void check_table(const seed::IdRow (&ids)[2], const seed::Row (&table)[4][2], Transpose t,
-                   const std::string& name) {
+  void check_table(const seed::IdRow (&ids)[2], const seed::Row (&table)[4][2], Transpose t, const std::string& name) {
     const std::vector<std::int64_t> local_ids = local_concat(ids);
     gsr::Handle h(local_ids, MPI_COMM_WORLD, options());
     ASSERT_EQ(h.size(), local_ids.size());
@@ -100,13 +101,9 @@ TEST_P(SeedTables, Table2SymmetricTransposed) {
   check_table(seed::id, seed::table2, Transpose::yes, "table 2 (transpose=1)");
 }
 
-TEST_P(SeedTables, Table3AsymmetricNoTranspose) {
-  check_table(seed::id_asym, seed::table3, Transpose::no, "table 3");
-}
+TEST_P(SeedTables, Table3AsymmetricNoTranspose) { check_table(seed::id_asym, seed::table3, Transpose::no, "table 3"); }
 
-TEST_P(SeedTables, Table4AsymmetricTranspose) {
-  check_table(seed::id_asym, seed::table4, Transpose::yes, "table 4");
-}
+TEST_P(SeedTables, Table4AsymmetricTranspose) { check_table(seed::id_asym, seed::table4, Transpose::yes, "table 4"); }
 
 // The non-blocking path gives Table 2 as well.
 TEST_P(SeedTables, Table2NonBlocking) {
@@ -161,7 +158,6 @@ TEST(SeedStats, PairwiseStatistics) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Methods, SeedTables, ::testing::ValuesIn(gsr::concrete_methods),
-                         gsr_test::method_name);
+INSTANTIATE_TEST_SUITE_P(Methods, SeedTables, ::testing::ValuesIn(gsr::concrete_methods), gsr_test::method_name);
 
 }  // namespace

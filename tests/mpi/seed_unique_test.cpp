@@ -61,13 +61,12 @@ TEST_P(SeedUnique, UniqueSetupGivesTables3And4) {
       const seed::Row& want = t ? seed::table4[op][r] : seed::table3[op][r];
       for (std::size_t i = 0; i < v.size(); ++i)
         EXPECT_NEAR(v[i], want[i], 1e-12 * std::fmax(1.0, std::fabs(want[i])))
-            << "table " << (t ? 4 : 3) << " op " << gsr::to_string(seed::ops[op]) << " element "
-            << r + 1 << " entry " << i;
+            << "table " << (t ? 4 : 3) << " op " << gsr::to_string(seed::ops[op]) << " element " << r + 1 << " entry "
+            << i;
     }
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Methods, SeedUnique, ::testing::ValuesIn(gsr::concrete_methods),
-                         gsr_test::method_name);
+INSTANTIATE_TEST_SUITE_P(Methods, SeedUnique, ::testing::ValuesIn(gsr::concrete_methods), gsr_test::method_name);
 
 }  // namespace

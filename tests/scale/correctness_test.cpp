@@ -127,8 +127,8 @@ TEST(ScaleTransfer, EveryMethodDeliversThePattern) {
                              " transfer method=" + std::string(gsr::to_string(method));
     EXPECT_EQ(got.stats.method, method) << what;
     EXPECT_EQ(got.sources, want.sources) << what;
-    EXPECT_TRUE(got.records == want.records) << what << ": " << got.records.size() << " records, "
-                                             << want.records.size() << " expected";
+    EXPECT_TRUE(got.records == want.records)
+        << what << ": " << got.records.size() << " records, " << want.records.size() << " expected";
   }
 }
 
@@ -161,8 +161,8 @@ TEST(ScaleScatterGather, BlocksReachTheirRanksAndComeBack) {
   const auto scattered = gsr::scatter(me == root ? all : none, me == root ? counts : no_counts, root, MPI_COMM_WORLD);
   std::vector<Tagged> mine;
   for (std::size_t i = 0; i < counts[static_cast<std::size_t>(me)]; ++i) mine.push_back(tagged(me, i));
-  EXPECT_TRUE(scattered.block == mine) << "P=" << ranks << " rank " << me << ": scatter gave "
-                                       << scattered.block.size() << " values, expected " << mine.size();
+  EXPECT_TRUE(scattered.block == mine) << "P=" << ranks << " rank " << me << ": scatter gave " << scattered.block.size()
+                                       << " values, expected " << mine.size();
 
   const auto gathered = gsr::gather(scattered.block, root, MPI_COMM_WORLD);
   if (me == root) {

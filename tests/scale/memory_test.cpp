@@ -100,10 +100,11 @@ TEST(ScaleMemory, HandleBytesStayFlatUnderWeakScaling) {
     const Footprint large = footprint(method, MPI_COMM_WORLD);
     const double ratio = large.handle_bytes / small.handle_bytes;
     if (rank == 0)
-      std::printf("scale memory: %-14s P=8: %6.0f bytes (%2.0f neighbours, %3.0f shared groups)  "
-                  "P=%d: %6.0f bytes (%2.0f neighbours, %3.0f shared groups)  ratio %.3f\n",
-                  std::string(gsr::to_string(method)).c_str(), small.handle_bytes, small.neighbors,
-                  small.shared_groups, ranks, large.handle_bytes, large.neighbors, large.shared_groups, ratio);
+      std::printf(
+          "scale memory: %-14s P=8: %6.0f bytes (%2.0f neighbours, %3.0f shared groups)  "
+          "P=%d: %6.0f bytes (%2.0f neighbours, %3.0f shared groups)  ratio %.3f\n",
+          std::string(gsr::to_string(method)).c_str(), small.handle_bytes, small.neighbors, small.shared_groups, ranks,
+          large.handle_bytes, large.neighbors, large.shared_groups, ratio);
     EXPECT_LE(ratio, allowed_growth) << gsr::to_string(method) << ": the fullest rank's handle_bytes is "
                                      << small.handle_bytes << " at P = 8 and " << large.handle_bytes
                                      << " at P = " << ranks;

@@ -17,10 +17,14 @@ namespace gsr_test {
 
 template <class T>
 gs_dom dom_of() {
-  if constexpr (std::is_same_v<T, double>) return gs_double;
-  else if constexpr (std::is_same_v<T, float>) return gs_float;
-  else if constexpr (std::is_same_v<T, std::int32_t>) return gs_sint;
-  else return gs_slong;
+  if constexpr (std::is_same_v<T, double>)
+    return gs_double;
+  else if constexpr (std::is_same_v<T, float>)
+    return gs_float;
+  else if constexpr (std::is_same_v<T, std::int32_t>)
+    return gs_sint;
+  else
+    return gs_slong;
 }
 
 struct MethodCase {

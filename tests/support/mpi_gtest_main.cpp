@@ -76,8 +76,8 @@ int main(int argc, char** argv) {
     for (int r = 1; r < size; ++r) offsets[r] = offsets[r - 1] + lengths[r - 1];
     all.resize(static_cast<std::size_t>(offsets[size - 1] + lengths[size - 1]));
   }
-  MPI_Gatherv(mine.data(), my_length, MPI_CHAR, all.data(), lengths.data(), offsets.data(),
-              MPI_CHAR, 0, MPI_COMM_WORLD);
+  MPI_Gatherv(mine.data(), my_length, MPI_CHAR, all.data(), lengths.data(), offsets.data(), MPI_CHAR, 0,
+              MPI_COMM_WORLD);
 
   int any_failed = 0;
   int failed_here = (local_status != 0 || !mine.empty()) ? 1 : 0;

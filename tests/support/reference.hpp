@@ -45,11 +45,16 @@ inline std::uint64_t magnitude(std::int64_t id) {
 template <class T>
 T identity(gsr::Op op) {
   switch (op) {
-    case gsr::Op::add: return T(0);
-    case gsr::Op::mul: return T(1);
-    case gsr::Op::min: return std::numeric_limits<T>::max();
-    case gsr::Op::max: return std::numeric_limits<T>::lowest();
-    case gsr::Op::bpr: return T(0);
+    case gsr::Op::add:
+      return T(0);
+    case gsr::Op::mul:
+      return T(1);
+    case gsr::Op::min:
+      return std::numeric_limits<T>::max();
+    case gsr::Op::max:
+      return std::numeric_limits<T>::lowest();
+    case gsr::Op::bpr:
+      return T(0);
   }
   throw std::logic_error("reference: unknown op");
 }
@@ -58,8 +63,10 @@ T identity(gsr::Op op) {
 template <class U>
 U common_prefix(U a, U b) {
   while (a != b) {
-    if (a > b) a >>= 1;
-    else b >>= 1;
+    if (a > b)
+      a >>= 1;
+    else
+      b >>= 1;
   }
   return a;
 }
@@ -71,19 +78,29 @@ T combine(gsr::Op op, T a, T b) {
     using U = std::make_unsigned_t<T>;
     const U ua = static_cast<U>(a), ub = static_cast<U>(b);
     switch (op) {
-      case gsr::Op::add: return static_cast<T>(static_cast<U>(ua + ub));
-      case gsr::Op::mul: return static_cast<T>(static_cast<U>(ua * ub));
-      case gsr::Op::min: return b < a ? b : a;
-      case gsr::Op::max: return a < b ? b : a;
-      case gsr::Op::bpr: return static_cast<T>(common_prefix<U>(ua, ub));
+      case gsr::Op::add:
+        return static_cast<T>(static_cast<U>(ua + ub));
+      case gsr::Op::mul:
+        return static_cast<T>(static_cast<U>(ua * ub));
+      case gsr::Op::min:
+        return b < a ? b : a;
+      case gsr::Op::max:
+        return a < b ? b : a;
+      case gsr::Op::bpr:
+        return static_cast<T>(common_prefix<U>(ua, ub));
     }
   } else {
     switch (op) {
-      case gsr::Op::add: return a + b;
-      case gsr::Op::mul: return a * b;
-      case gsr::Op::min: return b < a ? b : a;
-      case gsr::Op::max: return a < b ? b : a;
-      case gsr::Op::bpr: throw std::logic_error("reference: bpr on floating data");
+      case gsr::Op::add:
+        return a + b;
+      case gsr::Op::mul:
+        return a * b;
+      case gsr::Op::min:
+        return b < a ? b : a;
+      case gsr::Op::max:
+        return a < b ? b : a;
+      case gsr::Op::bpr:
+        throw std::logic_error("reference: bpr on floating data");
     }
   }
   throw std::logic_error("reference: unknown op");
@@ -114,7 +131,10 @@ inline PerRank<std::int64_t> unique_ids(const PerRank<std::int64_t>& ids) {
     std::map<std::uint64_t, bool> kept_here;  // group -> kept entry already chosen on r
     for (std::size_t i = 0; i < ids[r].size(); ++i) {
       const std::int64_t id = ids[r][i];
-      if (id == 0) { out[r][i] = 0; continue; }
+      if (id == 0) {
+        out[r][i] = 0;
+        continue;
+      }
       const std::uint64_t g = magnitude(id);
       const Holders& h = groups.at(g);
       const std::vector<int>& candidates = h.unflagged.empty() ? h.any : h.unflagged;
@@ -136,8 +156,7 @@ inline PerRank<std::int64_t> unique_ids(const PerRank<std::int64_t>& ids) {
 /// Applies the operation in place to every rank's values. values[r] has ids[r].size() * k
 /// entries in vec layout (u[i*k + c]); components are independent.
 template <class T>
-void apply(const PerRank<std::int64_t>& ids, PerRank<T>& values, std::size_t k, gsr::Op op,
-           gsr::Transpose transpose) {
+void apply(const PerRank<std::int64_t>& ids, PerRank<T>& values, std::size_t k, gsr::Op op, gsr::Transpose transpose) {
   const bool trans = transpose == gsr::Transpose::yes;
   for (std::size_t r = 0; r < ids.size(); ++r) {
     if (values[r].size() != ids[r].size() * k)
@@ -186,11 +205,16 @@ void apply(const PerRank<std::int64_t>& ids, PerRank<T>& values, std::size_t k, 
 
 template <class T>
 MPI_Datatype mpi_type() {
-  if constexpr (std::is_same_v<T, double>) return MPI_DOUBLE;
-  else if constexpr (std::is_same_v<T, float>) return MPI_FLOAT;
-  else if constexpr (std::is_same_v<T, std::int32_t>) return MPI_INT32_T;
-  else if constexpr (std::is_same_v<T, std::int64_t>) return MPI_INT64_T;
-  else static_assert(sizeof(T) == 0, "unsupported type");
+  if constexpr (std::is_same_v<T, double>)
+    return MPI_DOUBLE;
+  else if constexpr (std::is_same_v<T, float>)
+    return MPI_FLOAT;
+  else if constexpr (std::is_same_v<T, std::int32_t>)
+    return MPI_INT32_T;
+  else if constexpr (std::is_same_v<T, std::int64_t>)
+    return MPI_INT64_T;
+  else
+    static_assert(sizeof(T) == 0, "unsupported type");
 }
 
 /// Every rank's array, on every rank (MPI_Allgatherv).
@@ -203,18 +227,16 @@ PerRank<T> allgather(std::span<const T> mine, MPI_Comm comm) {
   MPI_Allgather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, comm);
   for (int r = 1; r < size; ++r) offsets[r] = offsets[r - 1] + counts[r - 1];
   std::vector<T> all(static_cast<std::size_t>(offsets[size - 1] + counts[size - 1]));
-  MPI_Allgatherv(mine.data(), count, mpi_type<T>(), all.data(), counts.data(), offsets.data(),
-                 mpi_type<T>(), comm);
+  MPI_Allgatherv(mine.data(), count, mpi_type<T>(), all.data(), counts.data(), offsets.data(), mpi_type<T>(), comm);
   PerRank<T> out(static_cast<std::size_t>(size));
-  for (int r = 0; r < size; ++r)
-    out[r].assign(all.begin() + offsets[r], all.begin() + offsets[r] + counts[r]);
+  for (int r = 0; r < size; ++r) out[r].assign(all.begin() + offsets[r], all.begin() + offsets[r] + counts[r]);
   return out;
 }
 
 /// The expected result of the operation for this rank's entries (vec layout, k components).
 template <class T>
-std::vector<T> expected(std::span<const std::int64_t> ids, std::span<const T> values, std::size_t k,
-                        gsr::Op op, gsr::Transpose transpose, MPI_Comm comm) {
+std::vector<T> expected(std::span<const std::int64_t> ids, std::span<const T> values, std::size_t k, gsr::Op op,
+                        gsr::Transpose transpose, MPI_Comm comm) {
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
   const PerRank<std::int64_t> all_ids = allgather(ids, comm);

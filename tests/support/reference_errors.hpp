@@ -28,29 +28,35 @@ inline bool mentions_any(const std::string& message, std::initializer_list<const
 
 inline std::string code_name(gsr::ErrorCode code) {
   switch (code) {
-    case gsr::ErrorCode::ok: return "ok";
-    case gsr::ErrorCode::invalid_argument: return "invalid_argument";
-    case gsr::ErrorCode::mismatch: return "mismatch";
-    case gsr::ErrorCode::remote: return "remote";
-    case gsr::ErrorCode::state: return "state";
-    case gsr::ErrorCode::io: return "io";
-    case gsr::ErrorCode::mpi: return "mpi";
-    case gsr::ErrorCode::internal: return "internal";
+    case gsr::ErrorCode::ok:
+      return "ok";
+    case gsr::ErrorCode::invalid_argument:
+      return "invalid_argument";
+    case gsr::ErrorCode::mismatch:
+      return "mismatch";
+    case gsr::ErrorCode::remote:
+      return "remote";
+    case gsr::ErrorCode::state:
+      return "state";
+    case gsr::ErrorCode::io:
+      return "io";
+    case gsr::ErrorCode::mpi:
+      return "mpi";
+    case gsr::ErrorCode::internal:
+      return "internal";
   }
   return "code " + std::to_string(int(code));
 }
 
 /// Runs `call`; expects a gsr::Error with code `code` and a message mentioning one of `words`.
 template <class Call>
-void expect_error(Call&& call, gsr::ErrorCode code, std::initializer_list<const char*> words,
-                  const std::string& what) {
+void expect_error(Call&& call, gsr::ErrorCode code, std::initializer_list<const char*> words, const std::string& what) {
   try {
     call();
     ADD_FAILURE() << what << ": no exception (expected gsr::Error " << code_name(code) << ")";
   } catch (const gsr::Error& e) {
     EXPECT_EQ(code_name(e.code()), code_name(code)) << what << ": message \"" << e.what() << "\"";
-    EXPECT_TRUE(mentions_any(e.what(), words)) << what << ": message \"" << e.what()
-                                               << "\" does not name the problem";
+    EXPECT_TRUE(mentions_any(e.what(), words)) << what << ": message \"" << e.what() << "\" does not name the problem";
   } catch (const std::exception& e) {
     ADD_FAILURE() << what << ": threw a non-gsr exception: " << e.what();
   }

@@ -27,9 +27,25 @@ using gsr::Op;
 // Magnitudes ids are drawn from: small ones, and large ones, some congruent to small ones
 // modulo 2^32 (a hash on the low word would merge them).
 inline const std::vector<std::int64_t> id_pool = {
-    1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13,
-    (std::int64_t(1) << 32) + 3, (std::int64_t(1) << 32) + 5, (std::int64_t(1) << 33) + 3,
-    (std::int64_t(1) << 40) + 17, (std::int64_t(3) << 45) + 1, (std::int64_t(1) << 62) + 9,
+    1,
+    2,
+    3,
+    4,
+    5,
+    6,
+    7,
+    8,
+    9,
+    10,
+    11,
+    12,
+    13,
+    (std::int64_t(1) << 32) + 3,
+    (std::int64_t(1) << 32) + 5,
+    (std::int64_t(1) << 33) + 3,
+    (std::int64_t(1) << 40) + 17,
+    (std::int64_t(3) << 45) + 1,
+    (std::int64_t(1) << 62) + 9,
     INT64_MAX,
 };
 
@@ -77,8 +93,7 @@ T random_value(Random& rng, Op op) {
       return factors[rng.below(std::size(factors))];
     }
     if (op == Op::bpr) {
-      static constexpr std::uint64_t bases[] = {0x0123456789abcdefULL, 0xfedcba9876543210ULL,
-                                                0x00000000000f0f0fULL};
+      static constexpr std::uint64_t bases[] = {0x0123456789abcdefULL, 0xfedcba9876543210ULL, 0x00000000000f0f0fULL};
       const U base = static_cast<U>(bases[rng.below(3)]);
       const unsigned bits = unsigned(rng.below(8 * sizeof(T)));
       const U low_mask = bits == 0 ? U(0) : static_cast<U>(~U(0) >> (8 * sizeof(T) - bits));
@@ -111,8 +126,8 @@ std::string show(T v) {
 
 /// Bitwise comparison of this rank's result; reports at most a few mismatches.
 template <class T>
-void expect_same(const std::vector<T>& want, const std::vector<T>& got,
-                 const std::vector<std::int64_t>& ids, std::size_t k, const std::string& label) {
+void expect_same(const std::vector<T>& want, const std::vector<T>& got, const std::vector<std::int64_t>& ids,
+                 std::size_t k, const std::string& label) {
   ASSERT_EQ(want.size(), got.size()) << label;
   int reported = 0;
   std::size_t mismatches = 0;
@@ -120,8 +135,8 @@ void expect_same(const std::vector<T>& want, const std::vector<T>& got,
     if (gsr_test::same_bits(want[j], got[j])) continue;
     ++mismatches;
     if (reported++ < 3)
-      ADD_FAILURE() << label << ": entry " << j / k << " component " << j % k << " (id "
-                    << ids[j / k] << "): expected " << show(want[j]) << ", got " << show(got[j]);
+      ADD_FAILURE() << label << ": entry " << j / k << " component " << j % k << " (id " << ids[j / k] << "): expected "
+                    << show(want[j]) << ", got " << show(got[j]);
   }
   if (mismatches > 3) ADD_FAILURE() << label << ": " << mismatches << " mismatches in all";
 }

@@ -25,8 +25,7 @@ using IdRow = std::array<std::int64_t, 9>;
 
 // Table 1: element 1 (rank 0) and element 2 (rank 1).
 inline constexpr IdRow id[2] = {{1, 2, 3, 4, 5, 6, 7, 8, 9}, {3, 10, 11, 6, 12, 13, 9, 14, 15}};
-inline constexpr IdRow id_asym[2] = {{1, 2, -3, 4, 5, 6, 7, 8, -9},
-                                     {3, 10, 11, -6, 12, 13, 9, 14, 15}};
+inline constexpr IdRow id_asym[2] = {{1, 2, -3, 4, 5, 6, 7, 8, -9}, {3, 10, 11, -6, 12, 13, 9, 14, 15}};
 inline constexpr Row u[2] = {{1.0, 1.5, 2.0, 2.0, 0.8, 0.4, 0.5, 0.1, 2.5},
                              {1.0, 0.3, 0.9, 1.2, 1.2, 2.1, 0.8, 0.3, 0.7}};
 

@@ -43,10 +43,11 @@ TEST(Serialized, ASecondThreadInsideGsrIsRefused) {
     });
     while (!entering) std::this_thread::yield();
     std::this_thread::sleep_for(std::chrono::milliseconds(300));
-    gsr_errors::expect_entry("E-THREAD-CONCURRENT", [&] { second.apply(std::span(v), Op::add); }, "gs");
+    gsr_errors::expect_entry(
+        "E-THREAD-CONCURRENT", [&] { second.apply(std::span(v), Op::add); }, "gs");
     const std::vector<int> records{7}, destinations{0};
-    gsr_errors::expect_entry("E-THREAD-CONCURRENT", [&] { gsr::transfer(records, destinations, MPI_COMM_SELF); },
-                             "transfer");
+    gsr_errors::expect_entry(
+        "E-THREAD-CONCURRENT", [&] { gsr::transfer(records, destinations, MPI_COMM_SELF); }, "transfer");
     a.join();
     EXPECT_EQ(v, (std::vector<double>{1, 2, 3})) << "a refused call must not touch its data";
   } else {

@@ -109,13 +109,14 @@ void gather_scatter_work(int thread, MPI_Comm comm, Findings& out) {
   gsr::SetupOptions options;
   options.method = gsr::concrete_methods[thread % std::size(gsr::concrete_methods)];
   gsr::Handle h(mine, comm, options);
-  const std::string name = "thread " + std::to_string(thread) + " (" + std::string(gsr::to_string(options.method)) + ")";
+  const std::string name =
+      "thread " + std::to_string(thread) + " (" + std::string(gsr::to_string(options.method)) + ")";
 
   std::uint64_t call = 0;
   for (int round = 0; round < 4; ++round) {
     for (Op op : {Op::add, Op::min, Op::max, Op::mul}) {
-      auto c = prepare<double>(set.ids, 1, op, Transpose::no, seed + ++call, name + " double " +
-                                                                                 std::string(gsr::to_string(op)));
+      auto c = prepare<double>(set.ids, 1, op, Transpose::no, seed + ++call,
+                               name + " double " + std::string(gsr::to_string(op)));
       h.apply(std::span(c.got), op);
       compare(c.want, c.got, c.what, out);
     }
@@ -146,8 +147,7 @@ void transfer_work(int thread, MPI_Comm comm, Findings& out) {
     records.push_back(Record{rank, thread, i, 0});
     destinations.push_back((rank + i) % ranks);
   }
-  const gsr::TransferMethod method =
-      gsr::concrete_transfer_methods[thread % std::size(gsr::concrete_transfer_methods)];
+  const gsr::TransferMethod method = gsr::concrete_transfer_methods[thread % std::size(gsr::concrete_transfer_methods)];
   const gsr::Received<Record> got = gsr::transfer(records, destinations, comm, method);
   // From source s come the records i with (s + i) % P == rank, in order.
   std::vector<Record> want;
@@ -160,8 +160,8 @@ void transfer_work(int thread, MPI_Comm comm, Findings& out) {
            got.records[i].index == want[i].index && got.sources[i] == want[i].source;
   if (!same)
     out.fail("thread " + std::to_string(thread) + ": transfer (" + std::string(gsr::to_string(method)) +
-             ") delivered " + std::to_string(got.records.size()) + " records, not the " +
-             std::to_string(want.size()) + " sent here");
+             ") delivered " + std::to_string(got.records.size()) + " records, not the " + std::to_string(want.size()) +
+             " sent here");
 
   const int root = thread % ranks;
   std::vector<std::size_t> counts(static_cast<std::size_t>(ranks));
@@ -214,7 +214,8 @@ TEST(Threads, AHandleInUseByAnotherThreadIsRefused) {
     });
     while (!entering) std::this_thread::yield();
     std::this_thread::sleep_for(std::chrono::milliseconds(300));
-    gsr_errors::expect_entry("E-THREAD-HANDLE-BUSY", [&] { h.apply(std::span(other), Op::add); }, "second thread");
+    gsr_errors::expect_entry(
+        "E-THREAD-HANDLE-BUSY", [&] { h.apply(std::span(other), Op::add); }, "second thread");
     a.join();
   } else {
     std::this_thread::sleep_for(std::chrono::milliseconds(1500));
@@ -240,9 +241,11 @@ TEST(Threads, ARequestIsWaitedForOnItsOwnThread) {
     gsr::Request request = h.start(std::span(u), Op::add);  // rank 1 starts late: not complete yet
     std::vector<double> v{1, 2};
     std::thread other([&] {
-      gsr_errors::expect_entry("E-THREAD-OTHER-THREAD", [&] { request.wait(); }, "wait on another thread");
-      gsr_errors::expect_entry("E-THREAD-OTHER-THREAD", [&] { h.apply(std::span(v), Op::add); },
-                               "call while another thread's request is in flight");
+      gsr_errors::expect_entry(
+          "E-THREAD-OTHER-THREAD", [&] { request.wait(); }, "wait on another thread");
+      gsr_errors::expect_entry(
+          "E-THREAD-OTHER-THREAD", [&] { h.apply(std::span(v), Op::add); },
+          "call while another thread's request is in flight");
     });
     other.join();
     EXPECT_TRUE(request.pending());
@@ -294,8 +297,8 @@ TEST(Threads, MeshFilesAreReadAndWrittenOneAtATime) {
     });
     while (!entering) std::this_thread::yield();
     std::this_thread::sleep_for(std::chrono::milliseconds(300));
-    gsr_errors::expect_entry("E-THREAD-MESH-IO", [&] { gsr::read_mesh_info(path + ".other", MPI_COMM_SELF); },
-                             "second thread");
+    gsr_errors::expect_entry(
+        "E-THREAD-MESH-IO", [&] { gsr::read_mesh_info(path + ".other", MPI_COMM_SELF); }, "second thread");
     a.join();
   } else {
     std::this_thread::sleep_for(std::chrono::milliseconds(1500));

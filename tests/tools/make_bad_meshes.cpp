@@ -18,8 +18,7 @@
 
 namespace {
 
-void write_flipped_copy(const std::string& source, const std::string& target, std::size_t offset,
-                        unsigned char mask) {
+void write_flipped_copy(const std::string& source, const std::string& target, std::size_t offset, unsigned char mask) {
   std::ifstream in(source, std::ios::binary);
   std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   if (bytes.size() <= offset) throw std::runtime_error("make-bad-meshes: cannot read " + source);

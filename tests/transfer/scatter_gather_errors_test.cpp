@@ -67,8 +67,8 @@ TEST(ScatterGatherErrors, RootOutsideTheCommunicator) {
   const int ranks = world_size();
   // The same bad root everywhere: every rank finds it itself.
   for (int root : {-1, ranks}) {
-    const std::string message =
-        gsr_errors::expect_entry("E-SG-ROOT", [&] { gsr::gather(std::vector<int>(3), root, MPI_COMM_WORLD); }, "all");
+    const std::string message = gsr_errors::expect_entry(
+        "E-SG-ROOT", [&] { gsr::gather(std::vector<int>(3), root, MPI_COMM_WORLD); }, "all");
     EXPECT_NE(message.find("gsr: gather: root " + std::to_string(root) + " "), std::string::npos) << message;
   }
   // Bad on the last rank only.
@@ -179,7 +179,9 @@ TEST(ScatterGatherErrors, NoRoomForWhatArrived) {
   const std::vector<std::int64_t> threes(static_cast<std::size_t>(ranks), 3);
   std::vector<double> mine(3);
   const auto room = [&](std::size_t n) -> void* { return me == victim ? nullptr : (mine.resize(n), mine.data()); };
-  const auto scatter = [&] { gsr::scatter_bytes(all.data(), all.size(), threes, sizeof(double), 0, MPI_COMM_WORLD, room); };
+  const auto scatter = [&] {
+    gsr::scatter_bytes(all.data(), all.size(), threes, sizeof(double), 0, MPI_COMM_WORLD, room);
+  };
   if (me == victim) {
     const std::string message = gsr_errors::expect_entry("E-SG-NO-ROOM", scatter, "scatter");
     EXPECT_NE(message.find("for 3 values of 8 bytes"), std::string::npos) << message;
@@ -213,7 +215,9 @@ TEST(ScatterGatherErrors, MakeRoomThrows) {
     mine.resize(n);
     return mine.data();
   };
-  const auto scatter = [&] { gsr::scatter_bytes(all.data(), all.size(), counts, sizeof(double), 0, MPI_COMM_WORLD, room); };
+  const auto scatter = [&] {
+    gsr::scatter_bytes(all.data(), all.size(), counts, sizeof(double), 0, MPI_COMM_WORLD, room);
+  };
   const auto gather = [&] { gsr::gather_bytes(all.data(), m, sizeof(double), victim, MPI_COMM_WORLD, room); };
   for (const auto& call : {std::function<void()>(scatter), std::function<void()>(gather)}) {
     if (me == victim) {
@@ -240,8 +244,8 @@ TEST(ScatterGatherErrors, CNullOutputs) {
   const double value = me + 0.25;
   void* blocks = reinterpret_cast<void*>(1);
   std::int64_t* counts = reinterpret_cast<std::int64_t*>(1);
-  const int code = gsr_gather(&value, 1, sizeof value, 0, MPI_COMM_WORLD, &blocks, me == ranks - 1 ? nullptr : &counts,
-                              nullptr);
+  const int code =
+      gsr_gather(&value, 1, sizeof value, 0, MPI_COMM_WORLD, &blocks, me == ranks - 1 ? nullptr : &counts, nullptr);
   EXPECT_NE(code, GSR_SUCCESS);
   gsr_errors::expect_c_entry(me == ranks - 1 ? "E-SG-NULL" : "E-SG-REMOTE", "gsr_gather", "C gather");
   EXPECT_EQ(blocks, nullptr);
@@ -251,9 +255,8 @@ TEST(ScatterGatherErrors, CNullOutputs) {
   std::vector<double> all(static_cast<std::size_t>(ranks), 1.0);
   void* block = reinterpret_cast<void*>(1);
   std::size_t count = 7;
-  const int scatter_code =
-      gsr_scatter(all.data(), sizes.data(), sizeof(double), 0, MPI_COMM_WORLD, me == ranks - 1 ? nullptr : &block,
-                  &count, nullptr);
+  const int scatter_code = gsr_scatter(all.data(), sizes.data(), sizeof(double), 0, MPI_COMM_WORLD,
+                                       me == ranks - 1 ? nullptr : &block, &count, nullptr);
   EXPECT_NE(scatter_code, GSR_SUCCESS);
   gsr_errors::expect_c_entry(me == ranks - 1 ? "E-SG-NULL" : "E-SG-REMOTE", "gsr_scatter", "C scatter");
   if (me != ranks - 1) EXPECT_EQ(block, nullptr);
@@ -265,7 +268,7 @@ TEST(ScatterGatherErrors, CNullOutputs) {
 TEST(ScatterGatherErrors, RanksDisagreeAboutTheRoot) {
   const int ranks = world_size();
   const int root = world_rank() == 0 ? 0 : ranks - 1;  // rank 0 names itself, the rest the last rank
-  if (ranks == 1) {  // one rank cannot disagree with itself: the call works
+  if (ranks == 1) {                                    // one rank cannot disagree with itself: the call works
     EXPECT_EQ(gsr::gather(std::vector<double>(2, 1.0), root, MPI_COMM_WORLD).counts, std::vector<std::size_t>{2});
     return;
   }
@@ -286,8 +289,10 @@ TEST(ScatterGatherErrors, RanksDisagreeAboutTheValueSize) {
   const std::string message = gsr_errors::expect_entry(
       "E-SG-DISAGREE-SIZE",
       [&] {
-        if (world_rank() == 0) gsr::gather(std::vector<std::int32_t>(2), 0, MPI_COMM_WORLD);
-        else gsr::gather(std::vector<double>(2), 0, MPI_COMM_WORLD);
+        if (world_rank() == 0)
+          gsr::gather(std::vector<std::int32_t>(2), 0, MPI_COMM_WORLD);
+        else
+          gsr::gather(std::vector<double>(2), 0, MPI_COMM_WORLD);
       },
       "sizes");
   EXPECT_NE(message.find("sizes from 4 to 8"), std::string::npos) << message;

@@ -29,8 +29,8 @@ using gsr_test::world_size;
 /// wrong order shows.
 struct Tagged {
   std::int32_t trial;
-  std::int32_t owner;   // the rank whose block it is
-  std::int64_t index;   // its position in that block
+  std::int32_t owner;  // the rank whose block it is
+  std::int64_t index;  // its position in that block
   double weight;
   bool operator==(const Tagged&) const = default;
 };

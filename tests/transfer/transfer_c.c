@@ -20,14 +20,14 @@ typedef struct {
 
 static int failures = 0;
 
-#define CHECK(cond, ...)                                   \
-  do {                                                     \
-    if (!(cond)) {                                         \
-      printf("transfer_c: FAIL: rank %d: ", rank);         \
-      printf(__VA_ARGS__);                                 \
-      printf("\n");                                        \
-      ++failures;                                          \
-    }                                                      \
+#define CHECK(cond, ...)                           \
+  do {                                             \
+    if (!(cond)) {                                 \
+      printf("transfer_c: FAIL: rank %d: ", rank); \
+      printf(__VA_ARGS__);                         \
+      printf("\n");                                \
+      ++failures;                                  \
+    }                                              \
   } while (0)
 
 static int records_of(int source) { return 5 + 3 * source; }
@@ -54,16 +54,15 @@ static void check_method(int method, int rank, int ranks) {
   for (s = 0; s < ranks; ++s)
     for (i = 0; i < records_of(s); ++i)
       if (destination_of(s, i, ranks) == rank) ++expected;
-  CHECK(n_got == expected, "%s: %zu records received, expected %zu", gsr_transfer_method_name(method), n_got,
-        expected);
+  CHECK(n_got == expected, "%s: %zu records received, expected %zu", gsr_transfer_method_name(method), n_got, expected);
   for (s = 0; s < ranks && n_got == expected; ++s)
     for (i = 0; i < records_of(s); ++i) {
       const record *r;
       if (destination_of(s, i, ranks) != rank) continue;
       r = (const record *)got + k;
       CHECK(r->source == s && r->index == i && r->value == value_of(s, i) && from[k] == s,
-            "%s: record %zu is (%d, %d, %g) from %d, expected (%d, %d) from %d", gsr_transfer_method_name(method),
-            k, r->source, r->index, r->value, from[k], s, i, s);
+            "%s: record %zu is (%d, %d, %g) from %d, expected (%d, %d) from %d", gsr_transfer_method_name(method), k,
+            r->source, r->index, r->value, from[k], s, i, s);
       ++k;
     }
   if (method != GSR_TRANSFER_AUTO)

@@ -76,8 +76,7 @@ TEST(TransferErrors, LengthsDiffer) {
   Fixture f, g;
   f.destinations.pop_back();
   expect_everywhere(
-      "E-TRANSFER-LENGTHS",
-      [&] { gsr::transfer(std::span<const double>(f.records), f.destinations, MPI_COMM_WORLD); },
+      "E-TRANSFER-LENGTHS", [&] { gsr::transfer(std::span<const double>(f.records), f.destinations, MPI_COMM_WORLD); },
       [&] { good_call(g); });
 }
 
@@ -94,8 +93,8 @@ TEST(TransferErrors, NullPointers) {
     expect_everywhere(
         "E-TRANSFER-NULL",
         [&] {
-          gsr::transfer_bytes(f.records.data(), 3, sizeof(double), std::span<const int>(static_cast<const int*>(nullptr), 3),
-                              MPI_COMM_WORLD, f.make_room);
+          gsr::transfer_bytes(f.records.data(), 3, sizeof(double),
+                              std::span<const int>(static_cast<const int*>(nullptr), 3), MPI_COMM_WORLD, f.make_room);
         },
         [&] { good_call(g); });
   }
@@ -155,9 +154,11 @@ TEST(TransferErrors, NoRoomForWhatArrived) {
     });
   };
   if (me == 0) {
-    gsr_errors::expect_entry("E-TRANSFER-NO-ROOM", [&] { call(false); }, "rank 0");
+    gsr_errors::expect_entry(
+        "E-TRANSFER-NO-ROOM", [&] { call(false); }, "rank 0");
   } else {
-    const std::string message = gsr_errors::expect_entry("E-TRANSFER-REMOTE", [&] { call(true); }, "rank 0's");
+    const std::string message = gsr_errors::expect_entry(
+        "E-TRANSFER-REMOTE", [&] { call(true); }, "rank 0's");
     EXPECT_NE(message.find("rank 0 failed: gsr: transfer: make_room returned NULL"), std::string::npos) << message;
   }
 }

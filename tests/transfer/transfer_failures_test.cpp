@@ -54,12 +54,13 @@ struct AllToAll {
       }
   }
   gsr::TransferResult run(TransferMethod method, MPI_Comm comm) {
-    return gsr::transfer_bytes(records.data(), records.size(), sizeof(std::int64_t), destinations, comm,
-                               [this](std::size_t n) -> void* {
-                                 received.resize(n);
-                                 return received.data();
-                               },
-                               method);
+    return gsr::transfer_bytes(
+        records.data(), records.size(), sizeof(std::int64_t), destinations, comm,
+        [this](std::size_t n) -> void* {
+          received.resize(n);
+          return received.data();
+        },
+        method);
   }
 };
 
@@ -101,8 +102,8 @@ TEST(TransferFailures, RankFailsMidwayInEveryMethod) {
     TransferMethod method;
     int waits;  // how many waits the method makes on the failing rank (at P = 2 and more)
   };
-  for (const Case c : {Case{TransferMethod::direct, 1}, Case{TransferMethod::crystal_router, 2},
-                       Case{TransferMethod::two_round, 2}}) {
+  for (const Case c :
+       {Case{TransferMethod::direct, 1}, Case{TransferMethod::crystal_router, 2}, Case{TransferMethod::two_round, 2}}) {
     for (int n = 1; n <= c.waits; ++n) {
       AllToAll a;
       expect_failure_everywhere(
@@ -140,13 +141,14 @@ TEST(TransferFailures, MakeRoomThrowsItsOwnException) {
   const int me = gsr_test::world_rank();
   AllToAll a;
   auto call = [&] {
-    gsr::transfer_bytes(a.records.data(), a.records.size(), sizeof(std::int64_t), a.destinations, MPI_COMM_WORLD,
-                        [&](std::size_t n) -> void* {
-                          if (me == failing_rank()) throw std::runtime_error("no room here");
-                          a.received.resize(n);
-                          return a.received.data();
-                        },
-                        TransferMethod::crystal_router);
+    gsr::transfer_bytes(
+        a.records.data(), a.records.size(), sizeof(std::int64_t), a.destinations, MPI_COMM_WORLD,
+        [&](std::size_t n) -> void* {
+          if (me == failing_rank()) throw std::runtime_error("no room here");
+          a.received.resize(n);
+          return a.received.data();
+        },
+        TransferMethod::crystal_router);
   };
   if (me == failing_rank()) {
     EXPECT_THROW(
@@ -199,8 +201,8 @@ TEST(TransferFailures, RankComesAfterTheOthersGaveUp) {
   }
   AllToAll a(1);
   const double started = MPI_Wtime();
-  const std::string message =
-      gsr_errors::expect_entry("E-TRANSFER-TIMEOUT", [&] { a.run(TransferMethod::direct, comm); }, late ? "late" : "early");
+  const std::string message = gsr_errors::expect_entry(
+      "E-TRANSFER-TIMEOUT", [&] { a.run(TransferMethod::direct, comm); }, late ? "late" : "early");
   EXPECT_LT(MPI_Wtime() - started, timeout_seconds() * 3 + 5) << message;
   MPI_Barrier(MPI_COMM_WORLD);  // the abandoned communicator is never used again
 }

@@ -82,8 +82,8 @@ TEST(TransferMemory, ARankRunsOutOfMemoryReceiving) {
   expect_out_of_memory(
       "E-SG-OUT-OF-MEMORY", "E-SG-REMOTE",
       [&] {
-        gsr::scatter_bytes(records.data(), me == 0 ? records.size() : gsr::unknown_length, counts, 8, 0,
-                           MPI_COMM_WORLD, room);
+        gsr::scatter_bytes(records.data(), me == 0 ? records.size() : gsr::unknown_length, counts, 8, 0, MPI_COMM_WORLD,
+                           room);
       },
       "scatter");
   expect_out_of_memory(

@@ -25,30 +25,37 @@ struct Record {
 };
 
 enum class Pattern {
-  random,         // 0..40 records per rank, random destinations
-  all_to_one,     // every rank sends 30 records, all to rank P-1
-  permutation,    // rank i sends 25 records, all to rank perm(i), perm a seeded permutation
-  empty_ranks,    // even ranks send nothing; odd ranks 0..60 records to random ranks
-  zero,           // nobody sends anything
-  staircase,      // every rank sends P-j records to each rank j >= 1
-  self_only,      // every rank sends 10 records to itself
+  random,       // 0..40 records per rank, random destinations
+  all_to_one,   // every rank sends 30 records, all to rank P-1
+  permutation,  // rank i sends 25 records, all to rank perm(i), perm a seeded permutation
+  empty_ranks,  // even ranks send nothing; odd ranks 0..60 records to random ranks
+  zero,         // nobody sends anything
+  staircase,    // every rank sends P-j records to each rank j >= 1
+  self_only,    // every rank sends 10 records to itself
 };
 
 inline const char* name_of(Pattern p) {
   switch (p) {
-    case Pattern::random: return "random";
-    case Pattern::all_to_one: return "all_to_one";
-    case Pattern::permutation: return "permutation";
-    case Pattern::empty_ranks: return "empty_ranks";
-    case Pattern::zero: return "zero";
-    case Pattern::staircase: return "staircase";
-    case Pattern::self_only: return "self_only";
+    case Pattern::random:
+      return "random";
+    case Pattern::all_to_one:
+      return "all_to_one";
+    case Pattern::permutation:
+      return "permutation";
+    case Pattern::empty_ranks:
+      return "empty_ranks";
+    case Pattern::zero:
+      return "zero";
+    case Pattern::staircase:
+      return "staircase";
+    case Pattern::self_only:
+      return "self_only";
   }
   return "?";
 }
 
-inline constexpr Pattern all_patterns[] = {Pattern::random,     Pattern::all_to_one, Pattern::permutation,
-                                           Pattern::empty_ranks, Pattern::zero,      Pattern::staircase,
+inline constexpr Pattern all_patterns[] = {Pattern::random,      Pattern::all_to_one, Pattern::permutation,
+                                           Pattern::empty_ranks, Pattern::zero,       Pattern::staircase,
                                            Pattern::self_only};
 
 struct Outgoing {

@@ -55,8 +55,10 @@ TEST(Transfer, EveryMethodDeliversEveryPatternInOrder) {
       const auto got = gsr::transfer(out.records, out.destinations, MPI_COMM_WORLD, method);
       EXPECT_EQ(got.records, expected.records) << what(pattern, method);
       EXPECT_EQ(got.sources, expected.sources) << what(pattern, method);
-      if (method != TransferMethod::automatic) EXPECT_EQ(got.stats.method, method) << what(pattern, method);
-      else EXPECT_NE(got.stats.method, TransferMethod::automatic);
+      if (method != TransferMethod::automatic)
+        EXPECT_EQ(got.stats.method, method) << what(pattern, method);
+      else
+        EXPECT_NE(got.stats.method, TransferMethod::automatic);
     }
   }
 }
@@ -99,7 +101,8 @@ TEST(Transfer, StatisticsAddUpAcrossRanks) {
             EXPECT_EQ(round.bytes_sent, round.records_sent * stride);
           }
           break;
-        case TransferMethod::automatic: break;
+        case TransferMethod::automatic:
+          break;
       }
       EXPECT_EQ(total.largest_message_bytes == 0, total.largest_message_records == 0);
     }
@@ -215,8 +218,8 @@ TEST(Transfer, AutomaticFollowsTheDocumentedRule) {
 }
 
 TEST(Transfer, MethodNames) {
-  for (TransferMethod m : {TransferMethod::automatic, TransferMethod::direct, TransferMethod::crystal_router,
-                           TransferMethod::two_round})
+  for (TransferMethod m :
+       {TransferMethod::automatic, TransferMethod::direct, TransferMethod::crystal_router, TransferMethod::two_round})
     EXPECT_EQ(gsr::transfer_method_from_string(gsr::to_string(m)), m);
   EXPECT_EQ(gsr::to_string(TransferMethod::two_round), "two_round");
   EXPECT_EQ(gsr::to_string(TransferMethod::automatic), "auto");

@@ -100,14 +100,22 @@ TEST(Config, OptionsWinAndLeaveTheVariableUnread) {
 
 TEST(Config, BadValuesNameTheVariable) {
   const gsr::SetupOptions none;
-  EXPECT_EQ(error_of([&] { resolve(none, environment({{"GSR_TIMEOUT", "soon"}})); }),
+  EXPECT_EQ(error_of([&] {
+              resolve(none, environment({{"GSR_TIMEOUT", "soon"}}));
+            }),
             "gsr: GSR_TIMEOUT='soon' is not a number of seconds >= 0 (0 turns the limit off)");
-  EXPECT_NE(error_of([&] { resolve(none, environment({{"GSR_TIMEOUT", "-1"}})); }).find("GSR_TIMEOUT='-1'"),
+  EXPECT_NE(error_of([&] {
+              resolve(none, environment({{"GSR_TIMEOUT", "-1"}}));
+            }).find("GSR_TIMEOUT='-1'"),
             std::string::npos);
-  EXPECT_EQ(error_of([&] { resolve(none, environment({{"GSR_PREFETCH_FROM_BYTES", "-1"}})); }),
+  EXPECT_EQ(error_of([&] {
+              resolve(none, environment({{"GSR_PREFETCH_FROM_BYTES", "-1"}}));
+            }),
             "gsr: GSR_PREFETCH_FROM_BYTES='-1' is not a number of bytes (an integer >= 0; 0 asks for the hints on "
             "every call)");
-  EXPECT_EQ(error_of([&] { resolve(none, environment({{"GSR_QUIET", "yes"}})); }),
+  EXPECT_EQ(error_of([&] {
+              resolve(none, environment({{"GSR_QUIET", "yes"}}));
+            }),
             "gsr: GSR_QUIET='yes' is not 0 or 1 (1 silences the setup summaries)");
   gsr::MessageOptions negative;
   negative.timeout = -1;

@@ -121,8 +121,7 @@ TEST(CostModel, CacheCurveAndCallCostByHand) {
 }
 
 TEST(CostModel, ReadsAMachineFile) {
-  const std::string path = write_machine(
-      "good.json", R"({"format": "gsr-machine", "version": 1, "alpha_seconds": 5e-7,
+  const std::string path = write_machine("good.json", R"({"format": "gsr-machine", "version": 1, "alpha_seconds": 5e-7,
                       "beta_seconds_per_byte": 2e-10, "local_seconds_per_entry": 4e-10,
                       "local_seconds_per_value": 3e-10, "link": "intra_node"})");
   const CostModel m = gsr::detail::read_machine_file(path);
@@ -136,8 +135,7 @@ TEST(CostModel, ReadsAMachineFile) {
   EXPECT_TRUE(m.local_curve.empty());  // optional: g = 1, no fixed cost per call
   EXPECT_TRUE(m.call_seconds.empty());
 
-  const std::string full = write_machine(
-      "full.json", R"({"format": "gsr-machine", "version": 1, "alpha_seconds": 5e-7,
+  const std::string full = write_machine("full.json", R"({"format": "gsr-machine", "version": 1, "alpha_seconds": 5e-7,
                       "beta_seconds_per_byte": 2e-10, "local_seconds_per_value": 3e-10,
                       "local_curve": [{"bytes": 3e6, "factor": 1}, {"bytes": 5e7, "factor": 2.5}],
                       "local_curve_alone": [{"bytes": 3e6, "factor": 1, "k": 3}, {"bytes": 1e6, "factor": 0.8, "k": 1}],
@@ -194,8 +192,8 @@ TEST(CostModel, MachineFileErrors) {
   };
   for (const auto& c : cases) {
     const std::string path = write_machine(c.name, c.text);
-    const std::string message =
-        gsr_errors::expect_entry("E-SETUP-GSR-MACHINE", [&] { gsr::detail::read_machine_file(path); }, c.name);
+    const std::string message = gsr_errors::expect_entry(
+        "E-SETUP-GSR-MACHINE", [&] { gsr::detail::read_machine_file(path); }, c.name);
     EXPECT_NE(message.find(c.what), std::string::npos) << message;
   }
   const std::string message = gsr_errors::expect_entry(
@@ -211,8 +209,8 @@ TEST(CostModel, BadMachineFileFailsSetupEverywhere) {
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   const std::vector<std::int64_t> ids = {1, 2, 3 + rank};
-  const std::string message =
-      gsr_errors::expect_entry("E-SETUP-GSR-MACHINE", [&] { gsr::Handle h(ids, MPI_COMM_WORLD, bad); }, "auto setup");
+  const std::string message = gsr_errors::expect_entry(
+      "E-SETUP-GSR-MACHINE", [&] { gsr::Handle h(ids, MPI_COMM_WORLD, bad); }, "auto setup");
   EXPECT_NE(message.find("machine_file='" + bad.machine_file + "'"), std::string::npos) << message;
   // An explicit method does not read it.
   gsr::SetupOptions pairwise = bad;
@@ -228,10 +226,10 @@ TEST(CostModel, BadMachineFileFailsSetupEverywhere) {
 TEST(CostModel, CalibratedModelDecidesOnlyByTwoOrMore) {
   using gsr::detail::model_choice;
   EXPECT_EQ(model_choice({1.0, 2.5, 3.0}), 0);
-  EXPECT_EQ(model_choice({4.0, 2.0}), 1);             // exactly 2x: decided
-  EXPECT_EQ(model_choice({1.0, 1.9, 5.0}), -1);       // a close second: time them
-  EXPECT_EQ(model_choice({-1.0, 5.0, 2.0}), 2);       // negative: not a candidate
-  EXPECT_EQ(model_choice({-1.0, 3.0, -1.0}), 1);      // a lone candidate
+  EXPECT_EQ(model_choice({4.0, 2.0}), 1);         // exactly 2x: decided
+  EXPECT_EQ(model_choice({1.0, 1.9, 5.0}), -1);   // a close second: time them
+  EXPECT_EQ(model_choice({-1.0, 5.0, 2.0}), 2);   // negative: not a candidate
+  EXPECT_EQ(model_choice({-1.0, 3.0, -1.0}), 1);  // a lone candidate
   EXPECT_EQ(model_choice({-1.0, -1.0}), -1);
   EXPECT_EQ(model_choice({}), -1);
 }
@@ -245,9 +243,9 @@ TEST(AutoBySize, TabulatedSizesCoverEveryCallSize) {
   // Every multiple of 4 bytes up to 64 has a row of its own (a float with k up to 16, a
   // double with k up to 8).
   for (std::size_t w = 4; w <= 64; w += 4) EXPECT_EQ(sizes[size_row(sizes, w)], w);
-  EXPECT_EQ(sizes[size_row(sizes, 100)], 96u);             // between rows: the row below
+  EXPECT_EQ(sizes[size_row(sizes, 100)], 96u);                // between rows: the row below
   EXPECT_EQ(sizes[size_row(sizes, 1u << 30)], sizes.back());  // beyond the table: the last
-  EXPECT_EQ(size_row(sizes, 1), 0u);                        // below the table: the first
+  EXPECT_EQ(size_row(sizes, 1), 0u);                          // below the table: the first
   EXPECT_EQ(size_row({0, 64}, 63), 0u);
   EXPECT_EQ(size_row({0, 64}, 64), 1u);
 }

@@ -12,9 +12,7 @@ volatile double one = 1.0, zero = 0.0;
 
 }  // namespace
 
-std::size_t wire_message_bytes(std::size_t values, std::size_t k) {
-  return header_bytes + values * k * sizeof(double);
-}
+std::size_t wire_message_bytes(std::size_t values, std::size_t k) { return header_bytes + values * k * sizeof(double); }
 
 StreamBound::StreamBound(std::size_t length) : u_(length, 0.5), a_(one), b_(zero) {}
 

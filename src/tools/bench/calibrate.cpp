@@ -22,9 +22,9 @@ using nlohmann::ordered_json;
 
 /// Message sizes of the probes, bytes.
 const std::vector<std::size_t> probe_sizes = {0, 8, 64, 512, 4096, 32768, 262144, 1048576};
-constexpr int window = 8;      // messages in flight in the streaming probe
-constexpr int probe_tag = 77;  // on a duplicate communicator of its own
-constexpr int link_passes = 3;  // the link probes' passes (measure_link)
+constexpr int window = 8;                        // messages in flight in the streaming probe
+constexpr int probe_tag = 77;                    // on a duplicate communicator of its own
+constexpr int link_passes = 3;                   // the link probes' passes (measure_link)
 constexpr std::size_t reduce_probe_ids = 16384;  // ids every rank holds in allreduce_cost
 
 /// Least squares of t = a + b n with each point weighted by 1 / t^2, so small and large
@@ -76,7 +76,8 @@ struct LinkProbe {
       MPI_Recv(&ack, 1, MPI_BYTE, peer, probe_tag + 1, comm, MPI_STATUS_IGNORE);
     } else {
       for (int i = 0; i < window; ++i)
-        MPI_Irecv(in.data() + static_cast<std::size_t>(i) * bytes, count, MPI_BYTE, peer, probe_tag, comm, &requests[i]);
+        MPI_Irecv(in.data() + static_cast<std::size_t>(i) * bytes, count, MPI_BYTE, peer, probe_tag, comm,
+                  &requests[i]);
       MPI_Waitall(window, requests, MPI_STATUSES_IGNORE);
       MPI_Send(&ack, 1, MPI_BYTE, peer, probe_tag + 1, comm);
     }
@@ -117,7 +118,7 @@ LinkFit measure_link(const std::string& link, int partner, const Rounds& rounds,
   f.link = link;
   f.partner = partner;
   for (std::size_t s = 0; s < probe_sizes.size(); ++s) {
-    f.ping_pong.push_back(medians[2 * s] / 2);         // one way
+    f.ping_pong.push_back(medians[2 * s] / 2);          // one way
     f.streamed.push_back(medians[2 * s + 1] / window);  // per message of the window
   }
   f.alpha = std::max(fit(probe_sizes, f.ping_pong).first, 1e-9);
@@ -155,20 +156,28 @@ LocalFit measure_local(const std::vector<std::int64_t>& ids, const Rounds& round
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
   std::vector<std::int64_t> own;
-  if (!alone) own = unshared(ids, comm);
-  else if (rank == 0) own = ids;
+  if (!alone)
+    own = unshared(ids, comm);
+  else if (rank == 0)
+    own = ids;
   SetupOptions options;
   options.method = Method::pairwise;  // nothing is shared: no method sends anything
   std::optional<Handle> handle;
-  if (!alone) handle.emplace(own, comm, options);
-  else if (rank == 0) handle.emplace(own, MPI_COMM_SELF, options);
+  if (!alone)
+    handle.emplace(own, comm, options);
+  else if (rank == 0)
+    handle.emplace(own, MPI_COMM_SELF, options);
   std::vector<double> u(3 * own.size(), 0.0);
   StreamBound stream(own.size());
-  const std::vector<double> medians =
-      time_rounds({{[&] { if (handle) handle->apply(std::span<double>(u.data(), own.size()), Op::add); }},
-                   {[&] { if (handle) handle->apply_vec(std::span<double>(u), 3, Op::add); }},
-                   {[&] { stream(); }}},
-                  rounds, comm);
+  const std::vector<double> medians = time_rounds({{[&] {
+                                                     if (handle)
+                                                       handle->apply(std::span<double>(u.data(), own.size()), Op::add);
+                                                   }},
+                                                   {[&] {
+                                                     if (handle) handle->apply_vec(std::span<double>(u), 3, Op::add);
+                                                   }},
+                                                   {[&] { stream(); }}},
+                                                  rounds, comm);
   const double n = static_cast<double>(std::max<std::size_t>(own.size(), 1));
   LocalFit f;
   f.per_value = std::max((medians[1] - medians[0]) / (2 * n), 1e-15);  // k = 3 minus k = 1: two components
@@ -216,7 +225,8 @@ ordered_json local_curve(const LocalFit& base, const std::vector<LocalFit>& othe
   for (const int k : {1, 3}) {
     std::vector<std::pair<double, double>> points{{working_set(base.entries, k), 1.0}};
     for (const LocalFit& f : others)
-      if (f.entries > 0) points.emplace_back(working_set(f.entries, k), factor(f, k == 1 ? f.seconds_k1 : f.seconds_k3, k));
+      if (f.entries > 0)
+        points.emplace_back(working_set(f.entries, k), factor(f, k == 1 ? f.seconds_k1 : f.seconds_k3, k));
     std::sort(points.begin(), points.end());
     double last = 0;
     for (const auto& [bytes, g] : points) {
@@ -252,7 +262,8 @@ ordered_json call_costs(const detail::CostModel& model, const Rounds& rounds, MP
   ordered_json out = ordered_json::object();
   for (std::size_t i = 0; i < handles.size(); ++i) {
     const Stats& st = handles[i].stats();
-    const double predicted = max_over_ranks(model.predict(st.method, st.stages, sizeof(double), 1, ids.size(), st.shared_groups), comm);
+    const double predicted =
+        max_over_ranks(model.predict(st.method, st.stages, sizeof(double), 1, ids.size(), st.shared_groups), comm);
     out[std::string(to_string(concrete_methods[i]))] = std::max(measured[i] - predicted, 0.0);
   }
   return out;
@@ -294,11 +305,11 @@ double shared_cost(const Problem& problem, const detail::CostModel& model, const
 /// c_reduce: allreduce's cost per byte of its dense vector and round beyond what the rest of
 /// the model predicts (filling and reading the vector, the MPI library's reduction). Ranks
 /// 0 and 1 hold the same `reduce_probe_ids` ids and the others none (so the vector stays
-/// that long at any rank count), the vector is long and the local work small; an allreduce and a pairwise handle on them are timed with k = 1 and 3. Both pay
-/// the same local pass and shared groups, so allreduce's excess over pairwise, less what the
-/// model without c_reduce predicts for that excess, over the vector's bytes times rounds
-/// gives c_reduce (least squares through 0). On a mesh box the vector's cost is a few
-/// percent of the call, below this machine's noise.
+/// that long at any rank count), the vector is long and the local work small; an allreduce and a pairwise handle on
+/// them are timed with k = 1 and 3. Both pay the same local pass and shared groups, so allreduce's excess over
+/// pairwise, less what the model without c_reduce predicts for that excess, over the vector's bytes times rounds gives
+/// c_reduce (least squares through 0). On a mesh box the vector's cost is a few percent of the call, below this
+/// machine's noise.
 double allreduce_cost(const detail::CostModel& model, const Rounds& rounds, MPI_Comm comm) {
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
@@ -439,10 +450,10 @@ std::string calibration_table(const ordered_json& metadata, const Calibration& c
     const Record& pp = c.records[i];
     const Record& st = c.records[i + 1];
     const double model = pp.at("model_seconds").get<double>();
-    text += cell("  %-11s %10llu %14.3f %14.3f %14.3f %13.2fx\n", pp.at("link").get<std::string>().c_str(),
-                 pp.at("message_bytes").get<unsigned long long>(), 1e6 * pp.at("median_seconds").get<double>(),
-                 1e6 * st.at("median_seconds").get<double>(), 1e6 * model,
-                 pp.at("median_seconds").get<double>() / model);
+    text +=
+        cell("  %-11s %10llu %14.3f %14.3f %14.3f %13.2fx\n", pp.at("link").get<std::string>().c_str(),
+             pp.at("message_bytes").get<unsigned long long>(), 1e6 * pp.at("median_seconds").get<double>(),
+             1e6 * st.at("median_seconds").get<double>(), 1e6 * model, pp.at("median_seconds").get<double>() / model);
   }
   text += cell("\nalpha = %.3f us per message, beta = %.4f ns per byte (%.2f GB/s), from the %s link\n",
                1e6 * m.at("alpha_seconds").get<double>(), 1e9 * m.at("beta_seconds_per_byte").get<double>(),

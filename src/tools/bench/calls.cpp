@@ -25,8 +25,8 @@ std::string CallKind::label() const {
 std::vector<CallKind> call_kinds() {
   std::vector<CallKind> kinds;
   for (const Mode mode : {Mode::blocking, Mode::nonblocking})
-    for (const CallKind kind : {CallKind{"gs", 1}, CallKind{"gs_vec", max_k}, CallKind{"gs_many", 1},
-                                CallKind{"gs_many", max_k}})
+    for (const CallKind kind :
+         {CallKind{"gs", 1}, CallKind{"gs_vec", max_k}, CallKind{"gs_many", 1}, CallKind{"gs_many", max_k}})
       kinds.push_back(CallKind{kind.call, kind.k, mode});
   return kinds;
 }
@@ -35,14 +35,18 @@ void run_call(Handle& handle, const CallKind& kind, void* u, Domain domain, Op o
   const std::size_t n = handle.size(), k = kind.k;
   const bool blocking = kind.mode == Mode::blocking;
   if (kind.call != "gs_many") {
-    if (blocking) handle.apply_vec(u, n * k, k, domain, op, t);
-    else handle.start_vec(u, n * k, k, domain, op, t).wait();
+    if (blocking)
+      handle.apply_vec(u, n * k, k, domain, op, t);
+    else
+      handle.start_vec(u, n * k, k, domain, op, t).wait();
     return;
   }
   std::array<void*, max_k> arrays{};
   for (std::size_t c = 0; c < k; ++c) arrays[c] = static_cast<std::byte*>(u) + c * n * size_of(domain);
-  if (blocking) handle.apply_many(arrays.data(), k, domain, op, t);
-  else handle.start_many(arrays.data(), k, domain, op, t).wait();
+  if (blocking)
+    handle.apply_many(arrays.data(), k, domain, op, t);
+  else
+    handle.start_many(arrays.data(), k, domain, op, t).wait();
 }
 
 }  // namespace gsr::tools::bench

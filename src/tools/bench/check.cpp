@@ -56,19 +56,30 @@ void fill(std::span<T> u, Op op, std::uint64_t seed) {
     const double unit = static_cast<double>(h >> 11) * 0x1p-53;  // [0, 1)
     if constexpr (std::is_floating_point_v<T>)
       u[i] = static_cast<T>(op == Op::mul ? 0.5 + unit : (unit - 0.5) * std::ldexp(1.0, static_cast<int>(h % 25) - 12));
-    else if (op == Op::mul) u[i] = static_cast<T>(static_cast<int>(h % 5) - 2);
-    else if (op == Op::bpr) u[i] = static_cast<T>(h >> (65 - 8 * sizeof(T)));
-    else u[i] = static_cast<T>(static_cast<long long>(h % 2001) - 1000);
+    else if (op == Op::mul)
+      u[i] = static_cast<T>(static_cast<int>(h % 5) - 2);
+    else if (op == Op::bpr)
+      u[i] = static_cast<T>(h >> (65 - 8 * sizeof(T)));
+    else
+      u[i] = static_cast<T>(static_cast<long long>(h % 2001) - 1000);
   }
 }
 
 void fill(std::vector<std::uint64_t>& storage, std::size_t values, const Case& c, std::uint64_t seed) {
   void* data = storage.data();
   switch (c.domain) {
-    case Domain::float64: fill(std::span(static_cast<double*>(data), values), c.op, seed); break;
-    case Domain::float32: fill(std::span(static_cast<float*>(data), values), c.op, seed); break;
-    case Domain::int32: fill(std::span(static_cast<std::int32_t*>(data), values), c.op, seed); break;
-    case Domain::int64: fill(std::span(static_cast<std::int64_t*>(data), values), c.op, seed); break;
+    case Domain::float64:
+      fill(std::span(static_cast<double*>(data), values), c.op, seed);
+      break;
+    case Domain::float32:
+      fill(std::span(static_cast<float*>(data), values), c.op, seed);
+      break;
+    case Domain::int32:
+      fill(std::span(static_cast<std::int32_t*>(data), values), c.op, seed);
+      break;
+    case Domain::int64:
+      fill(std::span(static_cast<std::int64_t*>(data), values), c.op, seed);
+      break;
   }
 }
 
@@ -76,7 +87,8 @@ void fill(std::vector<std::uint64_t>& storage, std::size_t values, const Case& c
 long long differing_values(const void* a, const void* b, std::size_t values, std::size_t width) {
   long long count = 0;
   for (std::size_t i = 0; i < values; ++i)
-    count += std::memcmp(static_cast<const std::byte*>(a) + i * width, static_cast<const std::byte*>(b) + i * width, width) != 0;
+    count += std::memcmp(static_cast<const std::byte*>(a) + i * width, static_cast<const std::byte*>(b) + i * width,
+                         width) != 0;
   return count;
 }
 
@@ -115,7 +127,8 @@ CheckResult check_methods(const std::vector<std::int64_t>& ids, MPI_Comm comm, s
   result.comparisons = differing.size();
   for (const Contender& c : contenders) result.contenders.push_back(c.label());
   for (std::size_t i = 0; i < differing.size(); ++i)
-    if (differing[i] != 0) result.differences.push_back(what[i] + ": " + std::to_string(differing[i]) + " values differ");
+    if (differing[i] != 0)
+      result.differences.push_back(what[i] + ": " + std::to_string(differing[i]) + " values differ");
   return result;
 }
 

@@ -51,34 +51,49 @@ void add_options(CLI::App& app, Arguments& args) {
   CLI::Option* mesh = app.add_option("--mesh", args.mesh, "a gsr mesh file (FILE.h5) instead of the generated box");
   app.add_option("--dim", args.dim, "box: 2 or 3")->check(CLI::IsMember({2, 3}))->excludes(mesh)->capture_default_str();
   app.add_option("--elements", args.elements, "box: elements per rank along each axis")
-      ->check(CLI::Range(1, 256))->excludes(mesh)->capture_default_str();
+      ->check(CLI::Range(1, 256))
+      ->excludes(mesh)
+      ->capture_default_str();
   app.add_option("--order", args.order, "box: polynomial order N of the elements")
-      ->check(CLI::Range(1, 32))->excludes(mesh)->capture_default_str();
+      ->check(CLI::Range(1, 32))
+      ->excludes(mesh)
+      ->capture_default_str();
   app.add_option("--repeats", args.rounds.repeats, "rounds; each result is the median over them")
-      ->check(CLI::Range(1, 100000))->capture_default_str();
+      ->check(CLI::Range(1, 100000))
+      ->capture_default_str();
   app.add_option("--calls", args.rounds.calls, "calls per contender, call kind and round")
-      ->check(CLI::Range(1, 1000000))->capture_default_str();
+      ->check(CLI::Range(1, 1000000))
+      ->capture_default_str();
   app.add_option("--json", args.json_path, "also write every record as JSON to this file");
   app.add_option("--csv", args.csv_path, "also write every record as CSV to this file");
-  CLI::Option* check = app.add_flag("--check", args.check,
-                                    "no timing: fail (exit 1) unless every method and auto give bitwise identical results");
+  CLI::Option* check = app.add_flag(
+      "--check", args.check, "no timing: fail (exit 1) unless every method and auto give bitwise identical results");
   app.add_option("--inject-difference", args.inject, "testing: perturb this method's results in --check")
-      ->check(CLI::IsMember({"pairwise", "crystal_router", "allreduce", "neighbor"}))->needs(check)->group("");
+      ->check(CLI::IsMember({"pairwise", "crystal_router", "allreduce", "neighbor"}))
+      ->needs(check)
+      ->group("");
   CLI::Option* primitives =
       app.add_flag("--primitives", args.primitives,
                    "time gsr::scatter and gsr::gather against MPI_Scatterv and MPI_Gatherv instead of the methods")
-          ->excludes(mesh)->excludes(check);
+          ->excludes(mesh)
+          ->excludes(check);
   app.add_option("--block-bytes", args.block_bytes, "--primitives: the bytes of every rank's block, one run each")
-      ->check(CLI::Range(std::size_t{0}, std::size_t{1} << 26))->needs(primitives)->delimiter(',')
+      ->check(CLI::Range(std::size_t{0}, std::size_t{1} << 26))
+      ->needs(primitives)
+      ->delimiter(',')
       ->capture_default_str();
   CLI::Option* calibrate =
       app.add_option("--calibrate", args.calibrate,
                      "measure alpha, beta and the local pass on this machine and write them to this machine file "
                      "(GSR_MACHINE=FILE then makes gsr use them)")
-          ->excludes(check)->excludes(primitives)->excludes(mesh);
+          ->excludes(check)
+          ->excludes(primitives)
+          ->excludes(mesh);
   app.add_option("--machine", args.machine,
                  "the machine file to predict with (default: GSR_MACHINE, else the built-in guesses)")
-      ->excludes(calibrate)->excludes(check)->excludes(primitives);
+      ->excludes(calibrate)
+      ->excludes(check)
+      ->excludes(primitives);
 }
 
 /// The model the timings are set against: --machine, else GSR_MACHINE, else the defaults.
@@ -111,8 +126,7 @@ std::string output_problem(const Arguments& args, MPI_Comm comm, int rank) {
 
 /// --check: prints the verdict on rank 0; every rank returns the same code.
 int run_check(const Problem& problem, const Arguments& args, MPI_Comm comm, int rank) {
-  const std::optional<gsr::Method> inject =
-      args.inject.empty() ? std::nullopt : gsr::method_from_string(args.inject);
+  const std::optional<gsr::Method> inject = args.inject.empty() ? std::nullopt : gsr::method_from_string(args.inject);
   const CheckResult result = check_methods(flagged_ids(problem.ids), comm, inject);
   if (rank == 0) {
     std::string contenders;
@@ -126,7 +140,8 @@ int run_check(const Problem& problem, const Arguments& args, MPI_Comm comm, int 
       constexpr std::size_t shown = 12;
       for (std::size_t i = 0; i < result.differences.size() && i < shown; ++i)
         std::cerr << "  " << result.differences[i] << "\n";
-      if (result.differences.size() > shown) std::cerr << "  ... and " << result.differences.size() - shown << " more\n";
+      if (result.differences.size() > shown)
+        std::cerr << "  ... and " << result.differences.size() - shown << " more\n";
     }
   }
   return result.differences.empty() ? done : differs;
@@ -218,8 +233,9 @@ int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  CLI::App app{"gsr-bench: times every gather-scatter method against the stream, wire and round bounds "
-               "(run under mpiexec; docs/performance.md)"};
+  CLI::App app{
+      "gsr-bench: times every gather-scatter method against the stream, wire and round bounds "
+      "(run under mpiexec; docs/performance.md)"};
   Arguments args;
   add_options(app, args);
   int code = done;

@@ -44,8 +44,8 @@ Bounds make_bounds(std::size_t n, std::span<const MessageStats> messages, MPI_Co
 /// One round's probes: a group per call kind, holding it on every contender, then a group
 /// per bound. The calls add zeros (u stays 0: no overflow, no subnormals), all of them on
 /// one array sized for max_k. `slots` gets what each probe is, in the same order.
-std::vector<std::vector<Probe>> make_probes(std::vector<Contender>& contenders, std::vector<double>& u,
-                                            Bounds& bounds, std::vector<Slot>& slots) {
+std::vector<std::vector<Probe>> make_probes(std::vector<Contender>& contenders, std::vector<double>& u, Bounds& bounds,
+                                            std::vector<Slot>& slots) {
   std::vector<std::vector<Probe>> groups;
   for (const CallKind& kind : call_kinds()) {
     std::vector<Probe>& group = groups.emplace_back();
@@ -75,7 +75,8 @@ Record bound_record(const Problem& problem, const Rounds& rounds, const Slot& sl
   r["calls"] = rounds.calls;
   r["median_seconds"] = seconds;
   if (slot.bound == "wire") {
-    const std::size_t b = static_cast<std::size_t>(std::find(bounds.ks.begin(), bounds.ks.end(), slot.k) - bounds.ks.begin());
+    const std::size_t b =
+        static_cast<std::size_t>(std::find(bounds.ks.begin(), bounds.ks.end(), slot.k) - bounds.ks.begin());
     r["bytes"] = max_over_ranks(bounds.wire[b]->bytes_sent(), comm);
     r["messages"] = max_over_ranks(bounds.wire[b]->messages_sent(), comm);
   }
@@ -176,7 +177,8 @@ std::vector<Record> measure(const Problem& problem, const Rounds& rounds, const 
     for (std::size_t p = 0; p < slots.size(); ++p)
       if (slots[p].bound.empty())
         records.push_back(call_record(problem, rounds, contenders[slots[p].contender], slots[p].kind, seconds[p],
-                                      floor[slots[p].k], predicted.at({slots[p].contender, slots[p].k, slots[p].kind.call == "gs_many"})));
+                                      floor[slots[p].k],
+                                      predicted.at({slots[p].contender, slots[p].k, slots[p].kind.call == "gs_many"})));
   }
   MPI_Comm_free(&bound_comm);
   add_setup_records(problem, contenders, comm, records);

@@ -63,13 +63,15 @@ bool same_as_mpi(std::size_t block, MPI_Comm comm) {
   bool same = true;
   for (int root = 0; root < ranks; ++root) {
     std::vector<unsigned char> all(rank == root ? l.total : 0);
-    for (std::size_t i = 0; i < all.size(); ++i) all[i] = static_cast<unsigned char>(i * 7 + static_cast<std::size_t>(root));
+    for (std::size_t i = 0; i < all.size(); ++i)
+      all[i] = static_cast<unsigned char>(i * 7 + static_cast<std::size_t>(root));
     std::vector<unsigned char> mine, by_mpi(mine_bytes), back, back_by_mpi(rank == root ? l.total : 0);
-    const ScatterResult s = scatter_bytes(all.data(), all.size(), l.counts, 1, root, comm,
-                                          [&](std::size_t n) { return into(mine, n); });
+    const ScatterResult s =
+        scatter_bytes(all.data(), all.size(), l.counts, 1, root, comm, [&](std::size_t n) { return into(mine, n); });
     MPI_Scatterv(all.data(), l.mpi_counts.data(), l.displacements.data(), MPI_BYTE, by_mpi.data(),
                  static_cast<int>(mine_bytes), MPI_BYTE, root, comm);
-    same = same && s.count == mine_bytes && (mine_bytes == 0 || std::memcmp(mine.data(), by_mpi.data(), mine_bytes) == 0);
+    same =
+        same && s.count == mine_bytes && (mine_bytes == 0 || std::memcmp(mine.data(), by_mpi.data(), mine_bytes) == 0);
     const GatherResult g = gather_bytes(by_mpi.data(), static_cast<std::int64_t>(mine_bytes), 1, root, comm,
                                         [&](std::size_t n) { return into(back, n); });
     MPI_Gatherv(by_mpi.data(), static_cast<int>(mine_bytes), MPI_BYTE, back_by_mpi.data(), l.mpi_counts.data(),
@@ -87,14 +89,14 @@ struct Calls {
         all(rank == 0 ? layout.total : 0, 1), mine(block, 2), back(rank == 0 ? layout.total : 0) {}
 
   TreeStats tree_scatter() {
-    return scatter_bytes(all.data(), all.size(), layout.counts, 1, 0, comm, [this](std::size_t) {
-             return static_cast<void*>(mine.data());
-           }).stats;
+    return scatter_bytes(all.data(), all.size(), layout.counts, 1, 0, comm,
+                         [this](std::size_t) { return static_cast<void*>(mine.data()); })
+        .stats;
   }
   TreeStats tree_gather() {
-    return gather_bytes(mine.data(), static_cast<std::int64_t>(mine.size()), 1, 0, comm, [this](std::size_t) {
-             return static_cast<void*>(back.data());
-           }).stats;
+    return gather_bytes(mine.data(), static_cast<std::int64_t>(mine.size()), 1, 0, comm,
+                        [this](std::size_t) { return static_cast<void*>(back.data()); })
+        .stats;
   }
   void mpi_scatter() {
     MPI_Scatterv(all.data(), layout.mpi_counts.data(), layout.displacements.data(), MPI_BYTE, mine.data(),
@@ -141,12 +143,13 @@ struct Exchange {
   }
 
   TransferResult gsr(TransferMethod method) {
-    return transfer_bytes(records.data(), records.size(), record_bytes, destinations, comm,
-                          [this](std::size_t n) -> void* {
-                            if (got.size() < n) got.resize(n);
-                            return got.data();
-                          },
-                          method);
+    return transfer_bytes(
+        records.data(), records.size(), record_bytes, destinations, comm,
+        [this](std::size_t n) -> void* {
+          if (got.size() < n) got.resize(n);
+          return got.data();
+        },
+        method);
   }
   void mpi() {
     MPI_Alltoallv(records.data(), counts.data(), displacements.data(), MPI_BYTE, by_mpi.data(), counts.data(),
@@ -178,9 +181,12 @@ struct Exchange {
 /// The stages every rank of a transfer method goes through, as docs/transfer.md gives them.
 int stages_formula(TransferMethod method, int ranks) {
   switch (method) {
-    case TransferMethod::crystal_router: return ceil_log2(ranks);
-    case TransferMethod::two_round: return 2;
-    default: return 1;
+    case TransferMethod::crystal_router:
+      return ceil_log2(ranks);
+    case TransferMethod::two_round:
+      return 2;
+    default:
+      return 1;
   }
 }
 
@@ -339,8 +345,9 @@ std::string primitives_table(const ordered_json& metadata, const std::vector<Rec
   text += equal ? "results equal to MPI_Scatterv / MPI_Gatherv at every root: yes\n"
                 : "results equal to MPI_Scatterv / MPI_Gatherv at every root: NO (check FAILED)\n";
 
-  text += "\nrecord transfer, all-to-all of block bytes to every rank (8-byte records) vs MPI_Alltoallv, us per "
-          "call\n";
+  text +=
+      "\nrecord transfer, all-to-all of block bytes to every rank (8-byte records) vs MPI_Alltoallv, us per "
+      "call\n";
   text += cell("  %-15s %12s %10s %7s %14s %10s %14s %14s\n", "method", "block bytes", "time", "ratio",
                "stages (formula)", "messages", "bytes/rank", "largest msg");
   for (const Record* r : transfers) {

@@ -19,8 +19,8 @@
 namespace gsr::tools::bench {
 
 struct PrimitivesResult {
-  std::vector<Record> records;  // kind "primitive", the same on every rank
-  bool equal_to_mpi = true;     // every scatter/gather comparison before the timing agreed
+  std::vector<Record> records;         // kind "primitive", the same on every rank
+  bool equal_to_mpi = true;            // every scatter/gather comparison before the timing agreed
   bool transfers_equal_to_mpi = true;  // every transfer method delivered MPI_Alltoallv's result
 };
 

@@ -104,8 +104,10 @@ Problem mesh_problem(const std::string& path, MPI_Comm comm) {
 std::vector<std::int64_t> flagged_ids(const std::vector<std::int64_t>& ids) {
   std::vector<std::int64_t> out(ids);
   for (std::size_t i = 0; i < out.size(); ++i) {
-    if (i % 11 == 10) out[i] = 0;
-    else if (i % 7 == 3) out[i] = -out[i];
+    if (i % 11 == 10)
+      out[i] = 0;
+    else if (i % 7 == 3)
+      out[i] = -out[i];
   }
   return out;
 }

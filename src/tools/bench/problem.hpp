@@ -13,15 +13,15 @@
 namespace gsr::tools::bench {
 
 struct Problem {
-  std::vector<std::int64_t> ids;    // this rank's
-  std::string input;                // "box" or the mesh file's path
+  std::vector<std::int64_t> ids;  // this rank's
+  std::string input;              // "box" or the mesh file's path
   int ranks = 1;
   int dim = 3;
   int order = 1;
-  int box_elements = 0;             // E, elements per rank per axis (0 for a mesh file)
-  std::array<int, 3> grid{1, 1, 1}; // ranks per axis (box only)
-  std::int64_t elements = 0;        // elements of the fullest rank
-  std::int64_t entries = 0;         // entries (ids) of the fullest rank
+  int box_elements = 0;              // E, elements per rank per axis (0 for a mesh file)
+  std::array<int, 3> grid{1, 1, 1};  // ranks per axis (box only)
+  std::int64_t elements = 0;         // elements of the fullest rank
+  std::int64_t entries = 0;          // entries (ids) of the fullest rank
 
   /// "box 8^3 of order 7, ranks 2x1x1" or "mesh FILE (3-D, order 2, 12 elements)".
   std::string describe() const;

@@ -23,13 +23,49 @@ namespace {
 using nlohmann::ordered_json;
 
 /// Every field a record can have, in the order of docs/performance.md (the CSV columns).
-constexpr std::array<const char*, 43> fields = {
-    "kind", "method", "chosen", "call", "k", "mode", "bound", "ranks", "entries_per_rank", "elements",
-    "box_elements", "order", "dim", "input", "repeats", "calls", "median_seconds", "bound_seconds", "ratio",
-    "overhead_seconds", "seconds", "auto_seconds", "handle_bytes", "buffer_bytes", "bytes", "messages",
-    "root", "block_bytes", "rounds", "rounds_formula", "messages_formula", "bytes_formula", "header_bytes",
-    "equal_to_mpi", "stages", "stages_formula", "largest_message_bytes", "predicted_seconds",
-    "measured_over_predicted", "probe", "link", "message_bytes", "model_seconds"};
+constexpr std::array<const char*, 43> fields = {"kind",
+                                                "method",
+                                                "chosen",
+                                                "call",
+                                                "k",
+                                                "mode",
+                                                "bound",
+                                                "ranks",
+                                                "entries_per_rank",
+                                                "elements",
+                                                "box_elements",
+                                                "order",
+                                                "dim",
+                                                "input",
+                                                "repeats",
+                                                "calls",
+                                                "median_seconds",
+                                                "bound_seconds",
+                                                "ratio",
+                                                "overhead_seconds",
+                                                "seconds",
+                                                "auto_seconds",
+                                                "handle_bytes",
+                                                "buffer_bytes",
+                                                "bytes",
+                                                "messages",
+                                                "root",
+                                                "block_bytes",
+                                                "rounds",
+                                                "rounds_formula",
+                                                "messages_formula",
+                                                "bytes_formula",
+                                                "header_bytes",
+                                                "equal_to_mpi",
+                                                "stages",
+                                                "stages_formula",
+                                                "largest_message_bytes",
+                                                "predicted_seconds",
+                                                "measured_over_predicted",
+                                                "probe",
+                                                "link",
+                                                "message_bytes",
+                                                "model_seconds"};
 
 std::string utc_now() {
   const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
@@ -43,8 +79,7 @@ std::string utc_now() {
 std::string cpu_model() {
   std::ifstream in("/proc/cpuinfo");
   for (std::string line; std::getline(in, line);)
-    if (line.rfind("model name", 0) == 0 && line.find(':') != std::string::npos)
-      return line.substr(line.find(':') + 2);
+    if (line.rfind("model name", 0) == 0 && line.find(':') != std::string::npos) return line.substr(line.find(':') + 2);
   return "unknown";
 }
 

@@ -60,10 +60,12 @@ std::string bounds_section(const std::vector<Record>& records) {
   for (const ordered_json& k : ks) text += cell("%10s", ("k=" + k.dump()).c_str());
   for (const char* bound : {"stream", "wire"}) {
     text += cell("\n  %-22s", bound);
-    for (const ordered_json& k : ks) text += cell("%10.2f", 1e6 * number(*find_bound(records, bound, k), "median_seconds"));
+    for (const ordered_json& k : ks)
+      text += cell("%10.2f", 1e6 * number(*find_bound(records, bound, k), "median_seconds"));
   }
   if (const Record* round = find_bound(records, "round", nullptr))
-    text += cell("\n  %-22s%10.2f  (one value to and from each neighbour)", "round", 1e6 * number(*round, "median_seconds"));
+    text += cell("\n  %-22s%10.2f  (one value to and from each neighbour)", "round",
+                 1e6 * number(*round, "median_seconds"));
   return text + "\n";
 }
 
@@ -72,7 +74,8 @@ std::string bounds_section(const std::vector<Record>& records) {
 std::string call_grid(const std::vector<Record>& records, const std::string& title,
                       const std::function<std::string(const Record&)>& cell_of) {
   const std::vector<std::string> labels = distinct(records, "call", call_label);
-  const std::vector<std::string> contenders = distinct(records, "call", [](const Record& r) { return text_of(r, "method"); });
+  const std::vector<std::string> contenders =
+      distinct(records, "call", [](const Record& r) { return text_of(r, "method"); });
   std::string text = title + "\n" + cell("  %-24s", "kind");
   for (const std::string& c : contenders) {
     // auto's choice may differ by call size: "auto -> crystal_router/pairwise".
@@ -107,7 +110,8 @@ std::string calls_section(const std::vector<Record>& records) {
 /// (one rank) is then predicted as nothing, shown as "-".
 std::string model_section(const ordered_json& metadata, const std::vector<Record>& records) {
   const std::string model = text_of(metadata, "model");
-  const std::string note = model == "defaults" ? " (guessed messages only: no local pass; calibrate with --calibrate)" : "";
+  const std::string note =
+      model == "defaults" ? " (guessed messages only: no local pass; calibrate with --calibrate)" : "";
   return call_grid(records, "the alpha-beta model (" + model + note + "), us per call; x: measured / predicted",
                    [](const Record& r) {
                      const double predicted = number(r, "predicted_seconds");
@@ -121,9 +125,8 @@ std::string setup_section(const std::vector<Record>& records) {
   text += cell("  %-22s %10s %10s %12s %12s\n", "contender", "setup ms", "auto ms", "handle KiB", "buffers KiB");
   for (const Record& setup : records) {
     if (setup.at("kind") != "setup") continue;
-    const Record* memory = find(records, [&](const Record& r) {
-      return r.at("kind") == "memory" && r.at("method") == setup.at("method");
-    });
+    const Record* memory = find(
+        records, [&](const Record& r) { return r.at("kind") == "memory" && r.at("method") == setup.at("method"); });
     const double auto_ms = 1e3 * number(setup, "auto_seconds");
     text += cell("  %-22s %10.2f %10s %12.1f %12.1f\n", contender_label(setup).c_str(), 1e3 * number(setup, "seconds"),
                  auto_ms > 0 ? cell("%.2f", auto_ms).c_str() : "-", number(*memory, "handle_bytes") / 1024,
@@ -134,7 +137,8 @@ std::string setup_section(const std::vector<Record>& records) {
 
 std::string header(const ordered_json& metadata, const std::vector<Record>& records) {
   const int ranks = metadata.at("ranks").get<int>();
-  std::string text = cell("gsr-bench: %d rank%s, %s\n", ranks, ranks == 1 ? "" : "s", text_of(metadata, "problem").c_str());
+  std::string text =
+      cell("gsr-bench: %d rank%s, %s\n", ranks, ranks == 1 ? "" : "s", text_of(metadata, "problem").c_str());
   if (const Record* call = find(records, [](const Record& r) { return r.at("kind") == "call"; }))
     text += cell("  %d rounds x %d calls; the slowest rank's median time per call\n", call->at("repeats").get<int>(),
                  call->at("calls").get<int>());

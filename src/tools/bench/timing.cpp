@@ -26,8 +26,7 @@ double median(std::vector<double> values) {
   return (upper + *std::max_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(middle))) / 2;
 }
 
-std::vector<double> time_rounds(const std::vector<std::vector<Probe>>& groups, const Rounds& rounds,
-                                MPI_Comm comm) {
+std::vector<double> time_rounds(const std::vector<std::vector<Probe>>& groups, const Rounds& rounds, MPI_Comm comm) {
   std::vector<const Probe*> probes;  // flat, group after group
   std::vector<std::size_t> first;    // index of each group's first probe
   for (const std::vector<Probe>& group : groups) {

@@ -25,8 +25,7 @@ struct Rounds {
 
 /// Collective: every rank passes the same groups. The medians come group after group, in
 /// the order of the probes within each group.
-std::vector<double> time_rounds(const std::vector<std::vector<Probe>>& groups, const Rounds& rounds,
-                                MPI_Comm comm);
+std::vector<double> time_rounds(const std::vector<std::vector<Probe>>& groups, const Rounds& rounds, MPI_Comm comm);
 
 /// Collective: the largest of every rank's value (the slowest rank, the fullest one).
 double max_over_ranks(double value, MPI_Comm comm);

@@ -53,8 +53,8 @@ long long rank_count(const std::string& item) {
   long long value = 0;
   const auto [end, error] = std::from_chars(item.data(), item.data() + item.size(), value);
   if (error != std::errc() || end != item.data() + item.size() || value < 2 || value > max_ranks)
-    throw CLI::ValidationError("--ranks", "'" + item + "' is not a rank count (a whole number from 2 to " +
-                                              std::to_string(max_ranks) + ")");
+    throw CLI::ValidationError(
+        "--ranks", "'" + item + "' is not a rank count (a whole number from 2 to " + std::to_string(max_ranks) + ")");
   return value;
 }
 
@@ -64,8 +64,8 @@ std::vector<int> parse_ranks(const std::vector<std::string>& items, int ranks_ma
   std::vector<long long> out;
   auto add = [&](long long p) {
     if (out.size() >= max_rank_counts)
-      throw CLI::ValidationError("--ranks", "more than " + std::to_string(max_rank_counts) +
-                                                " rank counts; choose a coarser sequence");
+      throw CLI::ValidationError(
+          "--ranks", "more than " + std::to_string(max_rank_counts) + " rank counts; choose a coarser sequence");
     out.push_back(p);
   };
   for (std::size_t i = 0; i < items.size(); ++i) {
@@ -79,7 +79,8 @@ std::vector<int> parse_ranks(const std::vector<std::string>& items, int ranks_ma
     const long long a = out[out.size() - 2], b = out.back(), last = rank_count(items[i + 1]);
     const bool geometric = b > a && b % a == 0;
     if (!geometric && b <= a) throw CLI::ValidationError("--ranks", "'...' needs an increasing sequence");
-    for (long long next = geometric ? b * (b / a) : b + (b - a); next < last; next = geometric ? next * (b / a) : next + (b - a))
+    for (long long next = geometric ? b * (b / a) : b + (b - a); next < last;
+         next = geometric ? next * (b / a) : next + (b - a))
       add(next);
   }
   if (ranks_max > 0) {
@@ -157,9 +158,8 @@ int run(const Arguments& args) {
     if (const std::string problem = box_size_problem(spec, P); !problem.empty())
       throw CLI::ValidationError(spec.weak() ? "--elements-per-rank" : "--elements",
                                  spec.weak() ? "at --ranks " + std::to_string(P) + ", " + problem : problem);
-  if (const std::string problem =
-          gsr::tools::output_problem({{"--json", args.json_path}, {"--csv", args.csv_path}},
-                                     {{"--mesh", args.mesh}, {"--machine", args.machine}});
+  if (const std::string problem = gsr::tools::output_problem({{"--json", args.json_path}, {"--csv", args.csv_path}},
+                                                             {{"--mesh", args.mesh}, {"--machine", args.machine}});
       !problem.empty())
     throw gsr::Error(gsr::ErrorCode::invalid_argument, problem + "; nothing was run");
   const gsr::detail::CostModel model = model_parameters(args);
@@ -196,7 +196,9 @@ int run(const Arguments& args) {
     std::size_t best = 0;
     for (std::size_t i = 1; i < summaries.size(); ++i)
       if (summaries[i].seconds < summaries[best].seconds) best = i;
-    nlohmann::json result = {{"ranks", P}, {"shape", in.shape}, {"global_shared_ids", in.sharing.global_shared_ids},
+    nlohmann::json result = {{"ranks", P},
+                             {"shape", in.shape},
+                             {"global_shared_ids", in.sharing.global_shared_ids},
                              {"winner", std::string(gsr::to_string(summaries[best].method))},
                              {"methods", nlohmann::json::array()}};
     for (std::size_t i = 0; i < summaries.size(); ++i) {
@@ -229,20 +231,33 @@ int main(int argc, char** argv) {
   CLI::Option* mesh = app.add_option("--mesh", args.mesh, "a gsr mesh file, split into contiguous element ranges");
   app.add_option("--mesh-partition", args.mesh_partition,
                  "blocks (contiguous element ranges) or file (its /mesh/partition, at its rank count)")
-      ->check(CLI::IsMember({"blocks", "file"}))->needs(mesh)->capture_default_str();
-  app.add_option("--box", args.box, "generated box: 3d or 2d")->check(CLI::IsMember({"3d", "2d"}))->excludes(mesh)
+      ->check(CLI::IsMember({"blocks", "file"}))
+      ->needs(mesh)
+      ->capture_default_str();
+  app.add_option("--box", args.box, "generated box: 3d or 2d")
+      ->check(CLI::IsMember({"3d", "2d"}))
+      ->excludes(mesh)
       ->capture_default_str();
   CLI::Option* weak = app.add_option("--elements-per-rank", args.elements_per_rank,
                                      "weak scaling: elements per rank (a near-cubic block; default 64)")
-                          ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 30))->excludes(mesh);
+                          ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 30))
+                          ->excludes(mesh);
   app.add_option("--elements", args.elements, "strong scaling: total elements, or one count per axis (a,b[,c])")
-      ->delimiter(',')->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 40))->excludes(mesh)->excludes(weak);
-  app.add_option("--order", args.order, "polynomial order N")->check(CLI::Range(1, 64))->excludes(mesh)
+      ->delimiter(',')
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 40))
+      ->excludes(mesh)
+      ->excludes(weak);
+  app.add_option("--order", args.order, "polynomial order N")
+      ->check(CLI::Range(1, 64))
+      ->excludes(mesh)
       ->capture_default_str();
-  app.add_option("--periodic", args.periodic, "periodic axes, e.g. x,z")->check(CLI::IsMember({"x", "y", "z", "x,y", "x,z", "y,z", "x,y,z"}))
+  app.add_option("--periodic", args.periodic, "periodic axes, e.g. x,z")
+      ->check(CLI::IsMember({"x", "y", "z", "x,y", "x,z", "y,z", "x,y,z"}))
       ->excludes(mesh);
   app.add_option("--partition", args.partition, "slab (along the last axis) or cube (near-cubic blocks)")
-      ->check(CLI::IsMember({"slab", "cube"}))->excludes(mesh)->capture_default_str();
+      ->check(CLI::IsMember({"slab", "cube"}))
+      ->excludes(mesh)
+      ->capture_default_str();
   app.add_option("--ranks", args.ranks, "rank counts: 2,3,4 or 2,4,...,131072")->delimiter(',');
   app.add_option("--ranks-max", args.ranks_max, "powers of two from 2, and this")->check(CLI::Range(2, max_ranks));
   // CLI::PositiveNumber lets NaN through, and names DBL_MAX in 300 digits.

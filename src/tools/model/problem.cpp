@@ -32,8 +32,10 @@ std::pair<BoxModel, BlockGrid> box_for(const ProblemSpec& spec, int ranks) {
     // last axis, or as a near-cubic grid.
     const auto block = gsr::model::near_cube_factors(spec.elements_per_rank, spec.dim);
     std::array<std::int64_t, 3> blocks{1, 1, 1};
-    if (spec.partition == Partition::slab) blocks[spec.dim - 1] = ranks;
-    else blocks = gsr::model::near_cube_factors(ranks, spec.dim);
+    if (spec.partition == Partition::slab)
+      blocks[spec.dim - 1] = ranks;
+    else
+      blocks = gsr::model::near_cube_factors(ranks, spec.dim);
     for (int d = 0; d < spec.dim; ++d) {
       box.elements[d] = block[d] * blocks[d];
       grid.blocks[d] = static_cast<int>(blocks[d]);
@@ -52,7 +54,9 @@ std::pair<BoxModel, BlockGrid> box_for(const ProblemSpec& spec, int ranks) {
 
 /// The whole /mesh/partition of a file the loader has already validated.
 std::vector<std::int32_t> read_partition(const std::string& path, std::int64_t elements) {
-  auto fail = [&] { return gsr::Error(gsr::ErrorCode::io, "gsr-model: cannot read /mesh/partition of '" + path + "'"); };
+  auto fail = [&] {
+    return gsr::Error(gsr::ErrorCode::io, "gsr-model: cannot read /mesh/partition of '" + path + "'");
+  };
   struct File {
     hid_t id;
     ~File() {
@@ -79,7 +83,8 @@ std::string ProblemSpec::scaling() const {
 nlohmann::json ProblemSpec::describe() const {
   nlohmann::json j;
   if (!mesh_path.empty()) {
-    j = {{"kind", "mesh"}, {"file", mesh_path},
+    j = {{"kind", "mesh"},
+         {"file", mesh_path},
          {"partition", mesh_own_partition ? "the file's /mesh/partition" : "contiguous element ranges"},
          {"elements", mesh_nodes_per_element ? mesh_ids.size() / static_cast<std::size_t>(mesh_nodes_per_element) : 0}};
     return j;
@@ -87,10 +92,16 @@ nlohmann::json ProblemSpec::describe() const {
   std::string axes_periodic;
   for (int d = 0; d < dim; ++d)
     if (periodic[d]) axes_periodic += (axes_periodic.empty() ? "" : ",") + std::string(1, "xyz"[d]);
-  j = {{"kind", "box"}, {"dim", dim}, {"order", order}, {"periodic", axes_periodic},
-       {"partition", partition == Partition::slab ? "slab" : "cube"}, {"scaling", scaling()}};
-  if (weak()) j["elements_per_rank"] = elements_per_rank;
-  else j["elements"] = elements;
+  j = {{"kind", "box"},
+       {"dim", dim},
+       {"order", order},
+       {"periodic", axes_periodic},
+       {"partition", partition == Partition::slab ? "slab" : "cube"},
+       {"scaling", scaling()}};
+  if (weak())
+    j["elements_per_rank"] = elements_per_rank;
+  else
+    j["elements"] = elements;
   return j;
 }
 
@@ -119,8 +130,7 @@ Instance build_instance(const ProblemSpec& spec, int ranks) {
   Instance in;
   in.ranks = ranks;
   if (!spec.mesh_path.empty()) {
-    const std::int64_t elements =
-        static_cast<std::int64_t>(spec.mesh_ids.size()) / spec.mesh_nodes_per_element;
+    const std::int64_t elements = static_cast<std::int64_t>(spec.mesh_ids.size()) / spec.mesh_nodes_per_element;
     if (spec.mesh_own_partition && ranks != spec.mesh_partition_ranks) {
       in.skipped = "the file's partition is for " + std::to_string(spec.mesh_partition_ranks) + " ranks";
       return in;

@@ -23,15 +23,15 @@ struct ProblemSpec {
   int order = 7;
   std::array<bool, 3> periodic{};
   Partition partition = Partition::cube;
-  std::int64_t elements_per_rank = 0;      // > 0: weak scaling
-  std::vector<std::int64_t> elements;      // strong scaling: a total count, or one per axis
+  std::int64_t elements_per_rank = 0;  // > 0: weak scaling
+  std::vector<std::int64_t> elements;  // strong scaling: a total count, or one per axis
   // Mesh file.
   std::string mesh_path;
-  bool mesh_own_partition = false;         // use /mesh/partition instead of contiguous ranges
-  std::vector<std::int64_t> mesh_ids;      // the whole file's ids, element after element
+  bool mesh_own_partition = false;     // use /mesh/partition instead of contiguous ranges
+  std::vector<std::int64_t> mesh_ids;  // the whole file's ids, element after element
   int mesh_nodes_per_element = 0;
-  std::vector<std::int32_t> mesh_owner;    // /mesh/partition, when used
-  int mesh_partition_ranks = 0;            // the rank count it is made for
+  std::vector<std::int32_t> mesh_owner;  // /mesh/partition, when used
+  int mesh_partition_ranks = 0;          // the rank count it is made for
 
   bool weak() const { return mesh_path.empty() && elements_per_rank > 0; }
   std::string scaling() const;
@@ -41,9 +41,9 @@ struct ProblemSpec {
 /// One rank count's problem: the sharing of its virtual ranks, or why it cannot be built.
 struct Instance {
   int ranks = 0;
-  std::string skipped;                  // non-empty: why this rank count is not simulated
+  std::string skipped;  // non-empty: why this rank count is not simulated
   gsr::model::Sharing sharing;
-  nlohmann::json shape;                 // box elements and blocks per axis, entries per rank
+  nlohmann::json shape;  // box elements and blocks per axis, entries per rank
 };
 
 /// The largest box gsr-model simulates: 2^40 elements (the bound of --elements). Its axes'

@@ -47,9 +47,10 @@ int main(int argc, char **argv) {
     }
     if (fabs(sum[i] - want_sum) > 1e-12 || big[i] != want_max || count[i] != want_count ||
         shifted[i] != (long long)want_count * (id[i] + (1LL << 40))) {
-      fprintf(stderr, "rank %u, entry %d (id %lld): got sum %g max %g count %g long long %lld;"
-              " expected %g %g %g %lld\n", c.id, first + i, (long long)id[i], sum[i], big[i],
-              count[i], shifted[i], want_sum, want_max, want_count,
+      fprintf(stderr,
+              "rank %u, entry %d (id %lld): got sum %g max %g count %g long long %lld;"
+              " expected %g %g %g %lld\n",
+              c.id, first + i, (long long)id[i], sum[i], big[i], count[i], shifted[i], want_sum, want_max, want_count,
               (long long)want_count * (id[i] + (1LL << 40)));
       ++failures;
     }

@@ -46,10 +46,9 @@ int main(int argc, char** argv) {
       want_sum += value_at(j);
       want_min = std::min(want_min, value_at(j));
     }
-    if (std::fabs(sum[i] - want_sum) > 1e-12 || smallest[i] != want_min ||
-        std::fabs(sum_copy[i] - want_sum) > 1e-12) {
-      std::fprintf(stderr, "rank %u, entry %zu (id %lld): got sum %g min %g; expected %g %g\n",
-                   c.id, first + i, id[i], sum[i], smallest[i], want_sum, want_min);
+    if (std::fabs(sum[i] - want_sum) > 1e-12 || smallest[i] != want_min || std::fabs(sum_copy[i] - want_sum) > 1e-12) {
+      std::fprintf(stderr, "rank %u, entry %zu (id %lld): got sum %g min %g; expected %g %g\n", c.id, first + i, id[i],
+                   sum[i], smallest[i], want_sum, want_min);
       ++failures;
     }
   }
