@@ -187,19 +187,9 @@ void prefetch_entry(const L& u, index_t i) {
   }
 }
 
-// The fixed-size kernel, once the data outgrows the caches (prefetch_from_bytes), asks for
-// the line of every entry prefetch_entries entries further on in Plan::fixed_entries, across
-// the runs' boundaries, the first entry of each group included. A group's first entry is
-// walked nearly in order, but the others lie an element or a layer of elements away, and
-// with k interleaved values even the first entries outpace the hardware's own prefetch:
-// without the hints the kernel waits for one miss after another. Measured on the AMD
-// development machine (a 16^3 box of order 7, P = 1, a copy of the kernel timed against the
-// stream pass over the same array): gs_vec k = 3 (50 MB) went from 2.5-2.6x the stream pass
-// (32 groups ahead, partners only, stopping at each run's end) to 1.0-1.1x; three k = 1
-// arrays taken in turn as gs_many does (50 MB) from 2.5-2.7x to 1.1-1.2x. Distances of 512
-// to 2048 entries did alike; 64 to 256 helped less. Data that stays in cache between calls
-// is faster without the hints (an 8^3 box: 0.77x without, 1.1-1.2x with), hence the
-// threshold.
+// Once the data outgrows the caches (prefetch_from_bytes), the fixed-size kernel asks for the
+// line of the entry prefetch_entries further on: a group's other entries lie an element away,
+// beyond the hardware's own prefetch. Measurements: docs/performance.md, "Why the code is so".
 inline constexpr std::size_t prefetch_entries = 1024;
 
 template <class T, class OpT, std::size_t S, bool Prefetch, class L>
@@ -279,8 +269,7 @@ struct Table {
     };
     if (u.many && u.k > 1) {
       // One array at a time: each pass walks one array's lines as gs does, where k arrays'
-      // lines at once miss the cache far more (a 16^3 box of order 7 at P = 1, k = 3:
-      // about 7.1 -> 5.0 ms per call on the development machine).
+      // lines at once miss the cache far more (docs/performance.md, "Why the code is so").
       for (std::size_t c = 0; c < u.k; ++c) run(One<T>{static_cast<T*>(u.arrays[c])});
       return;
     }
