@@ -10,6 +10,7 @@
 #include "io/h5.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <filesystem>
 #include <functional>
@@ -436,7 +437,10 @@ std::vector<std::int64_t> block_elements(const OpenMesh& mesh, MPI_Comm comm) {
   int rank = 0, ranks = 1;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &ranks);
-  const auto [first, last] = block_range(mesh.info.elements, rank, ranks);
+  // Not structured bindings: a lambda may capture those only from C++20 compilers on, which
+  // clang-tidy 14's front end is not.
+  const std::array<std::int64_t, 2> range = block_range(mesh.info.elements, rank, ranks);
+  const std::int64_t first = range[0], last = range[1];
   std::vector<std::int64_t> mine;
   agreed(comm, [&] {
     mine = allocate<std::int64_t>(mesh.file, dataset_name(global_ids_path) + " (element list)",

@@ -105,7 +105,7 @@ std::string mpi_library() {
 std::string csv_cell(const ordered_json& value) {
   if (value.is_null()) return "";
   if (!value.is_string()) return value.dump();
-  const std::string text = value.get<std::string>();
+  std::string text = value.get<std::string>();
   if (text.find_first_of(",\"\n") == std::string::npos) return text;
   std::string quoted = "\"";
   for (const char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
