@@ -4,18 +4,25 @@
 # gsr was built with. docs/installing.md shows each way of consuming them.
 include(CMakePackageConfigHelpers)
 
-install(TARGETS gsr EXPORT gsrTargets
-        LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
-        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
-        RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+# gsr_install_library(<target> <export set> [Fortran module files...]): one of gsr's
+# libraries into the install tree (and the package's export set), its modules beside the
+# headers. fortran/ uses it too.
+function(gsr_install_library target export)
+  install(TARGETS ${target} EXPORT ${export}
+          LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+          ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+          RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+  if(ARGN)
+    install(FILES ${ARGN} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/gsr)
+  endif()
+endfunction()
+
+gsr_install_library(gsr gsrTargets)
 # Mesh I/O (gsr_io, and the Fortran module's gsr_io_fortran) is the package's component io,
 # an export set of its own that gsrConfig.cmake loads only when asked for; without HDF5 it
 # is not built, and mesh.h and mesh.hpp are not installed.
 if(GSR_WITH_HDF5)
-  install(TARGETS gsr_io EXPORT gsrIoTargets
-          LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
-          ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
-          RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+  gsr_install_library(gsr_io gsrIoTargets)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/gsr DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 else()
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/gsr DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
