@@ -5,6 +5,7 @@
 
 #include <gsr/error.hpp>
 
+#include "config/config.hpp"
 #include "mpi/checked.hpp"
 
 #include <hdf5.h>
@@ -18,10 +19,11 @@ namespace gsr::io {
 
 /// A collective file step: runs rank-local `body`, then, if any rank failed, every rank
 /// throws: a failing rank its own error, the others the lowest failing rank's (errors
-/// name the file and the object, so every rank reports the file's problem).
+/// name the file and the object, so every rank reports the file's problem). Mesh I/O takes
+/// no options, so it waits as GSR_TIMEOUT says (config/).
 template <class Body>
 void agreed(MPI_Comm comm, Body&& body) {
-  detail::collectively(comm, std::forward<Body>(body), detail::Report::same_everywhere);
+  detail::collectively(comm, detail::timeout_or_default({}), std::forward<Body>(body), detail::Report::same_everywhere);
 }
 
 /// Owns one HDF5 id (file, group, dataset, dataspace, datatype, attribute or property

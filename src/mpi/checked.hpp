@@ -81,11 +81,4 @@ void collectively(MPI_Comm comm, double timeout, Body&& body, Report report = Re
   agree_on_errors(comm, code, message, timeout, report);
 }
 
-/// The same with the timeout GSR_TIMEOUT gives (config/), for mesh I/O, which takes no
-/// options of its own.
-template <class Body>
-void collectively(MPI_Comm comm, Body&& body, Report report = Report::remote) {
-  collectively(comm, timeout_or_default({}), std::forward<Body>(body), report);
-}
-
 }  // namespace gsr::detail
