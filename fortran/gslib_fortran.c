@@ -12,6 +12,7 @@
  * gsr_set_error_mode (abort by default) and name the gslib call. Requests of the igs_*
  * calls are the module's request numbers. docs/fortran.md lists what differs from gslib.
  */
+#include "gsr/domains.h"
 #include "gsr/gs.h"
 #include "capi/shim.h"
 #include "gsr_fortran.h"
@@ -92,18 +93,11 @@ static void run_op_many(const sint *handle, void *u1, void *u2, void *u3, void *
 /* Size of one element of a Fortran dom code; 0 for an unknown code (which the module
  * then reports). */
 static size_t element_size(sint dom) {
-  switch (dom) {
-    case 1:
-      return sizeof(double);
-    case 2:
-      return sizeof(sint);
-    case 3:
-      return sizeof(slong);
-    case 4:
-      return sizeof(float);
-    default:
-      return 0;
-  }
+#define GSR_FORTRAN_SIZE(type, domain, name, gs_code, fortran_code) \
+  if (dom == (fortran_code)) return sizeof(type);
+  GSR_FOR_EACH_DOMAIN(GSR_FORTRAN_SIZE)
+#undef GSR_FORTRAN_SIZE
+  return 0;
 }
 
 /* n fields, field i starting `stride` elements of dom after field i - 1, six per exchange
