@@ -181,7 +181,7 @@ int main(int argc, char** argv) {
 
   if (args.list_methods) {
     if (rank == 0)
-      for (const gsr::Method m : gsr::concrete_methods) std::printf("%s\n", std::string(gsr::to_string(m)).c_str());
+      for (const gsr::Method m : gsr::registered_methods()) std::printf("%s\n", std::string(gsr::to_string(m)).c_str());
     MPI_Finalize();
     return 0;
   }

@@ -86,7 +86,9 @@ typedef enum GSR_ENUM_BASE { gs_double, gs_float, gs_int, gs_long, gs_long_long,
 #define gs_sint gs_int
 #define gs_slong gs_long_long
 typedef enum GSR_ENUM_BASE { gs_add, gs_mul, gs_min, gs_max, gs_bpr, gs_op_n } gs_op;
-typedef enum GSR_ENUM_BASE { gs_auto, gs_pairwise, gs_crystal_router, gs_all_reduce } gs_method;
+/* gs_neighbor (4) is gsr's own method, after gslib's codes: the pairwise messages in one MPI
+ * neighbourhood collective per call (docs/methods.md). */
+typedef enum GSR_ENUM_BASE { gs_auto, gs_pairwise, gs_crystal_router, gs_all_reduce, gs_neighbor } gs_method;
 #undef GSR_ENUM_BASE
 
 struct gs_data;
@@ -144,10 +146,6 @@ enum {
   GSR_ERR_TIMEOUT = 8 /* a call waited longer than GSR_TIMEOUT seconds for other ranks */
 };
 enum { GSR_ERRORS_ABORT = 0, GSR_ERRORS_RETURN = 1 };
-
-/* gsr's own exchange method, after gslib's codes: the pairwise messages in one MPI
- * neighbourhood collective per call (docs/methods.md). A gs_method value for gs_setup. */
-#define gs_neighbor ((gs_method)4)
 
 void gsr_set_error_mode(int mode);
 int gsr_get_error_mode(void);

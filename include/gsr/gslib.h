@@ -6,7 +6,8 @@
  *   gs_dom: gs_double 0, gs_float 1, gs_int 2, gs_long 3, gs_long_long 4, gs_dom_n 5,
  *           gs_sint = gs_int, gs_slong = gs_long_long;
  *   gs_op: gs_add 0, gs_mul 1, gs_min 2, gs_max 3, gs_bpr 4, gs_op_n 5;
- *   gs_method: gs_auto 0, gs_pairwise 1, gs_crystal_router 2, gs_all_reduce 3.
+ *   gs_method: gs_auto 0, gs_pairwise 1, gs_crystal_router 2, gs_all_reduce 3, and gsr's own
+ *              gs_neighbor 4 (one enum, shared with gs.h).
  * The declarations are those of gsr/gs.h (one set, shared); gsr's own calls (error modes,
  * gsr_method_name) are left out here and come with #include <gsr/gs.h>.
  * docs/c-api.md lists what differs from gslib.

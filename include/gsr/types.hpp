@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string_view>
 #include <type_traits>
 
@@ -41,9 +42,9 @@ std::string_view to_string(Method m) noexcept;
 /// Parses "pairwise", "crystal_router", "allreduce", "neighbor" or "auto"; nullopt for anything else.
 std::optional<Method> method_from_string(std::string_view name) noexcept;
 
-/// Every concrete method, in registry order (what `automatic` chooses among).
-inline constexpr Method concrete_methods[] = {Method::pairwise, Method::crystal_router, Method::allreduce,
-                                              Method::neighbor};
+/// Every concrete method the library's registry knows, in its order (what `automatic`
+/// chooses among): the four above, and any a test build adds (docs/architecture.md).
+std::span<const Method> registered_methods() noexcept;
 
 /// Maps a C++ value type to its Domain; unsupported types fail to compile.
 template <class T>

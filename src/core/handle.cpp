@@ -1,6 +1,7 @@
 // core/handle.cpp — the per-call path (validate, local gather -> exchange -> local
 // scatter), the Handle's other members and Request. Setup is in core/setup.cpp.
 #include "core/handle_state.hpp"
+#include "exchange/registry.hpp"
 #include "mpi/threads.hpp"
 
 #include <algorithm>
@@ -326,7 +327,7 @@ std::string Handle::summary() const {
   }
   out << "  per call (this rank)     " << st.messages_per_call << " messages, " << st.values_per_call
       << " values per component\n";
-  if (st.method == Method::crystal_router)
+  if (detail::method_entry(st.method).terms.routing == detail::Routing::router)  // stages of their own
     for (std::size_t d = 0; d < st.stages.size(); ++d)
       out << "    stage " << d << ": " << st.stages[d].messages << " message" << (st.stages[d].messages == 1 ? "" : "s")
           << ", " << st.stages[d].values << " values\n";

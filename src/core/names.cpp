@@ -4,6 +4,8 @@
 
 #include <gsr/types.hpp>
 
+#include <vector>
+
 namespace gsr {
 
 // One switch per enum, of the same shape on purpose: the compiler checks each is complete.
@@ -38,6 +40,16 @@ std::string_view to_string(Method m) noexcept {
   if (m == Method::automatic) return "auto";
   const detail::MethodEntry* entry = detail::find_method(m);
   return entry ? entry->name : "unknown-method";
+}
+
+std::span<const Method> registered_methods() noexcept {
+  // Read once: the registry is closed to additions from its first read on.
+  static const std::vector<Method> codes = [] {
+    std::vector<Method> out;
+    for (const detail::MethodEntry& entry : detail::method_registry()) out.push_back(entry.method);
+    return out;
+  }();
+  return codes;
 }
 
 std::optional<Method> method_from_string(std::string_view name) noexcept {

@@ -7,7 +7,7 @@
 
 namespace gsr::detail {
 
-class PairwiseExchange final : public RoutedExchange {
+class PairwiseExchange : public RoutedExchange {
 public:
   explicit PairwiseExchange(const ExchangeInputs& inputs);
 

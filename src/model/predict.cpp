@@ -1,14 +1,18 @@
 // model/predict.cpp — see predict.hpp.
 #include "model/predict.hpp"
 
+#include "exchange/registry.hpp"
+
 #include <algorithm>
 
 namespace gsr::model {
 
 namespace {
 
+// With the announcements, a message of their own to each neighbour, if the method sends any.
 std::uint64_t messages_sent(Method method, const RankPlan& plan) {
-  return plan.messages_per_call + (method == Method::neighbor ? static_cast<std::uint64_t>(plan.neighbors) : 0);
+  const bool announces = detail::method_entry(method).terms.announcement_bytes > 0;
+  return plan.messages_per_call + (announces ? static_cast<std::uint64_t>(plan.neighbors) : 0);
 }
 
 }  // namespace

@@ -1,8 +1,10 @@
-// model/simulate.cpp — see simulate.hpp. Each method mirrors the code that builds its real
-// plan (src/exchange/*.cpp), over row classes instead of rows.
+// model/simulate.cpp — see simulate.hpp. Each routing mirrors the code that builds its real
+// plan (src/exchange/*.cpp), over row classes instead of rows; a method's registry entry
+// (exchange/registry.hpp, MethodTerms) says which routing it takes and what it adds.
 #include "model/simulate.hpp"
 
 #include "exchange/protocol.hpp"
+#include "exchange/registry.hpp"
 #include "transfer/schedule.hpp"
 
 #include <algorithm>
@@ -12,7 +14,7 @@ namespace gsr::model {
 
 namespace {
 
-constexpr std::uint64_t value_bytes = 8, header_bytes = 16, announcement_bytes = 24;
+constexpr std::uint64_t value_bytes = 8, header_bytes = 16;
 constexpr std::uint64_t descriptor_word = 8;  // the crystal router's setup descriptors are int64
 
 /// Values this rank shares with each other rank (ascending rank): pairwise's messages.
@@ -24,7 +26,8 @@ std::map<int, std::uint64_t> shared_per_neighbor(const VirtualRank& vr, int me) 
   return per;
 }
 
-RankPlan pairwise_plan(const VirtualRank& vr, int me, bool announce) {
+/// A method of Routing::peers: pairwise, and neighbor with its announcements.
+RankPlan peers_plan(const VirtualRank& vr, int me, std::uint64_t announcement_bytes) {
   RankPlan plan;
   std::uint64_t values = 0;
   for (const auto& [rank, count] : shared_per_neighbor(vr, me)) {
@@ -37,7 +40,7 @@ RankPlan pairwise_plan(const VirtualRank& vr, int me, bool announce) {
   plan.neighbors = static_cast<int>(nn);
   plan.messages_per_call = nn;
   plan.values_per_call = values;
-  plan.call_bytes = value_bytes * values + header_bytes * nn + (announce ? announcement_bytes * nn : 0);
+  plan.call_bytes = value_bytes * values + header_bytes * nn + announcement_bytes * nn;
   return plan;
 }
 
@@ -64,7 +67,7 @@ void merge_classes(std::vector<Travelling>& held) {
   held.resize(out);
 }
 
-MethodPlans crystal_router(const Sharing& sharing) {
+MethodPlans router_plans(const Sharing& sharing) {
   const int P = sharing.ranks;
   MethodPlans out;
   out.rank.resize(static_cast<std::size_t>(P));
@@ -138,7 +141,7 @@ MethodPlans crystal_router(const Sharing& sharing) {
   return out;
 }
 
-MethodPlans allreduce(const Sharing& sharing) {
+MethodPlans dense_plans(const Sharing& sharing) {
   constexpr std::uint64_t header_words = 4;
   const int P = sharing.ranks;
   const auto rounds = static_cast<std::uint64_t>(ceil_log2(P));
@@ -169,13 +172,14 @@ MethodPlans allreduce(const Sharing& sharing) {
 // Memory (simulate.hpp): what every method keeps, then its own part. Sizes as the code
 // allocates them: 8-byte offsets and 4-byte slot and row per source of the fold map
 // (CombineMap), 4-byte ranks and indices, 8 bytes per value, 16 per message header.
-void add_memory(Method method, const VirtualRank& vr, std::uint64_t allreduce_slots, RankPlan& plan) {
+void add_memory(const detail::MethodTerms& terms, const VirtualRank& vr, std::uint64_t allreduce_slots,
+                RankPlan& plan) {
   const std::uint64_t groups = vr.shared_groups;
   std::uint64_t holders = 0;  // every holder's partial, this rank's included, per group
   for (const RowClass& c : vr.classes) holders += c.count * c.holders.size();
   plan.plan_bytes = groups == 0 ? 0 : 8 * (groups + 1) + 8 * holders;
   plan.buffer_bytes = 2 * value_bytes * groups;  // partials and results
-  if (method == Method::allreduce) {
+  if (terms.routing == detail::Routing::dense) {
     plan.plan_bytes += 8 * groups;  // the slot this rank writes, per group
     if (allreduce_slots > 0) plan.buffer_bytes += 32 + value_bytes * allreduce_slots;
     return;
@@ -183,13 +187,13 @@ void add_memory(Method method, const VirtualRank& vr, std::uint64_t allreduce_sl
   std::uint64_t sources = 0;
   for (const MessageStats& m : plan.messages) {
     const std::uint64_t bytes = header_bytes + value_bytes * m.values;
-    // pairwise posts each receive before its message arrives, with room for the longest
-    // head any peer may send (exchange/protocol.hpp)
-    const bool posted = method == Method::pairwise && !m.sent;
+    // a receive posted before its message arrives has room for the longest head any peer
+    // may send (exchange/protocol.hpp)
+    const bool posted = terms.posts_receives_early && !m.sent;
     plan.buffer_bytes += posted ? std::max<std::uint64_t>(bytes, gsr::detail::usual_message_head_bytes) : bytes;
     if (!m.sent) ++sources;
   }
-  if (method == Method::crystal_router) {
+  if (terms.routing == detail::Routing::router) {
     // per stage: its record (four arrays and its partners, about 160 bytes with the array's
     // spare room), its sources (4 bytes) and their row counts (8); per row sent: segment and
     // row (4 + 4)
@@ -211,20 +215,24 @@ int ceil_log2(int p) {
 }
 
 MethodPlans simulate(Method method, const Sharing& sharing) {
+  const detail::MethodTerms& terms = detail::method_entry(method).terms;
   MethodPlans out;
-  if (method == Method::crystal_router) {
-    out = crystal_router(sharing);
-  } else if (method == Method::allreduce) {
-    out = allreduce(sharing);
-  } else {
-    for (int r = 0; r < sharing.ranks; ++r) {
-      out.rank.push_back(pairwise_plan(sharing.rank[r], r, method == Method::neighbor));
-      // With no id shared anywhere the neighbour method makes no collectives (neighbor.hpp).
-      if (method == Method::neighbor && sharing.holder_pairs == 0) out.rank.back().stages.clear();
-    }
+  switch (terms.routing) {
+    case detail::Routing::router:
+      out = router_plans(sharing);
+      break;
+    case detail::Routing::dense:
+      out = dense_plans(sharing);
+      break;
+    case detail::Routing::peers:
+      for (int r = 0; r < sharing.ranks; ++r) {
+        out.rank.push_back(peers_plan(sharing.rank[r], r, terms.announcement_bytes));
+        if (terms.idle_without_sharing && sharing.holder_pairs == 0) out.rank.back().stages.clear();
+      }
+      break;
   }
   out.method = method;
-  for (int r = 0; r < sharing.ranks; ++r) add_memory(method, sharing.rank[r], out.allreduce_slots, out.rank[r]);
+  for (int r = 0; r < sharing.ranks; ++r) add_memory(terms, sharing.rank[r], out.allreduce_slots, out.rank[r]);
   return out;
 }
 

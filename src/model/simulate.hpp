@@ -3,9 +3,10 @@
 // gsr::Handle reports on that rank (stages, messages, neighbours), plus bytes per call and
 // what setup sends where the method's setup is known here.
 //
-//   pairwise, neighbor  one message to and from each rank sharing an id (NeighborRoutes)
-//   crystal_router      the rows routed through transfer/schedule.hpp's stages, class by class
-//   allreduce           ceil(log2 P) rounds of the dense array of every (shared id, holder)
+// By the method's routing (its registry entry, exchange/registry.hpp):
+//   peers   one message to and from each rank sharing an id (NeighborRoutes): pairwise, neighbor
+//   router  the rows routed through transfer/schedule.hpp's stages, class by class: crystal_router
+//   dense   ceil(log2 P) rounds of the dense array of every (shared id, holder): allreduce
 #pragma once
 
 #include "model/sharing.hpp"
@@ -26,7 +27,7 @@ struct RankPlan {
   std::uint64_t messages_per_call = 0;  // announcements not included (see call_bytes)
   std::uint64_t values_per_call = 0;
   /// Bytes this rank sends per call of one double: 8 per value, 16 per message header, and
-  /// for neighbor 24 per neighbour for the announcements.
+  /// the method's announcement per neighbour (neighbor's 24 bytes).
   std::uint64_t call_bytes = 0;
   /// Setup's own messages and bytes for this method (the crystal router's row descriptors;
   /// allreduce's slot lists); discovery, common to all methods, is not counted.
@@ -43,7 +44,7 @@ struct RankPlan {
 struct MethodPlans {
   Method method = Method::pairwise;
   std::vector<RankPlan> rank;         // [ranks]
-  std::uint64_t allreduce_slots = 0;  // allreduce: its dense array's slots (header excluded)
+  std::uint64_t allreduce_slots = 0;  // a dense method (allreduce): its array's slots (header excluded)
 };
 
 MethodPlans simulate(Method method, const Sharing& sharing);

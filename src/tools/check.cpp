@@ -45,7 +45,7 @@ double reduce_double(double value, MPI_Op op, MPI_Comm comm) {
 class Steps {
 public:
   explicit Steps(const CheckOptions& options) : progress_(options.progress) {
-    total_ = 6 + (options.compare_methods ? static_cast<int>(std::size(concrete_methods)) : 0);
+    total_ = 6 + (options.compare_methods ? static_cast<int>(registered_methods().size()) : 0);
   }
   void begin(const std::string& what) {
     if (progress_) progress_(done_, total_, what);
@@ -665,7 +665,7 @@ Disagreement compare_with_reference(Handle& main, Handle& candidate, const Subje
 json compare_methods(Handle& main, const Subject& subject, const Reference& reference, Method reference_method,
                      std::optional<Method> inject_difference, Steps& steps, Problems& problems) {
   json methods = json::object();
-  for (const Method method : concrete_methods) {
+  for (const Method method : registered_methods()) {
     steps.begin("comparing method " + std::string(to_string(method)));
     json& entry = methods[std::string(to_string(method))];
     try {

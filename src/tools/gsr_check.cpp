@@ -12,6 +12,7 @@
 // be inconsistent or to compare, and a mismatch with --expect outranks an inconsistency
 // the saved report may already hold. Every rank returns the same code.
 #include "tools/check.hpp"
+#include "tools/methods.hpp"
 #include "tools/progress.hpp"
 
 #include <CLI/CLI.hpp>
@@ -114,7 +115,7 @@ int main(int argc, char** argv) {
   app.add_flag("--json", args.json, "print the report as JSON instead of a summary");
   app.add_option("--expect", args.expect_path, "saved JSON report to compare with; any difference fails");
   app.add_option("--method", args.method_name, "exchange method for the main checks")
-      ->check(CLI::IsMember({"auto", "pairwise", "crystal_router", "allreduce", "neighbor"}));
+      ->check(CLI::IsMember(gsr::tools::method_names(true)));
   app.add_option("--distribution", args.distribution_name, "blocks (default) or partition (the file's)")
       ->check(CLI::IsMember({"blocks", "partition"}));
   app.add_option("--tolerance", args.check.tolerance,
@@ -131,9 +132,7 @@ int main(int argc, char** argv) {
   bool no_compare = false;
   app.add_flag("--no-method-comparison", no_compare, "skip running every exchange method");
   std::string inject;  // testing only: the comparison must catch a method whose answers differ
-  app.add_option("--inject-difference", inject)
-      ->check(CLI::IsMember({"pairwise", "crystal_router", "allreduce"}))
-      ->group("");
+  app.add_option("--inject-difference", inject)->check(CLI::IsMember(gsr::tools::method_names(false)))->group("");
   app.add_flag("--progress", args.progress,
                "show the steps on stderr even when it is not a terminal (as under mpiexec)");
 

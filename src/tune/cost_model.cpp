@@ -1,6 +1,8 @@
 // tune/cost_model.cpp — see cost_model.hpp.
 #include "tune/cost_model.hpp"
 
+#include "exchange/registry.hpp"
+
 #include <gsr/error.hpp>
 
 #include <nlohmann/json.hpp>
@@ -72,27 +74,26 @@ double CostModel::predict(Method method, const std::vector<StageStats>& stages, 
                                  cache_factor(n * (width + 4.0), 1)
                            : local_seconds(value_bytes, k, entries);
   double seconds = local + static_cast<double>(shared_groups) * static_cast<double>(k) * shared_seconds_per_value;
+  // The method's own terms (exchange/registry.hpp): what it costs beyond its messages.
+  const MethodTerms& terms = method_entry(method).terms;
   bool exchanges = false;
   for (const StageStats& s : stages) {
     exchanges = exchanges || s.messages > 0;
     const double messages = static_cast<double>(s.messages);
     seconds += alpha * messages + beta * (static_cast<double>(s.values) * width + header_bytes * messages);
-    // Allreduce fills, reduces and reads its whole dense vector in every round.
-    if (method == Method::allreduce) seconds += allreduce_seconds_per_byte * static_cast<double>(s.values) * width;
+    // A dense method fills, reduces and reads its whole vector in every round.
+    if (terms.routing == Routing::dense) seconds += allreduce_seconds_per_byte * static_cast<double>(s.values) * width;
   }
-  if (method == Method::neighbor && !stages.empty()) {
+  if (!stages.empty()) {
     const double neighbours = static_cast<double>(stages.front().messages);
-    seconds += alpha * neighbours + beta * announcement_bytes * neighbours;
+    if (terms.announcement_bytes > 0)
+      seconds += alpha * neighbours + beta * static_cast<double>(terms.announcement_bytes) * neighbours;
+    // A non-blocking collective costs a start-up of its own in the MPI library, even over
+    // no neighbours (and a method posts none, and has no stages, when no rank shares an id).
+    seconds += alpha * (terms.collectives + (width > 8 ? terms.wide_row_collectives : 0));
   }
-  // A non-blocking collective costs a start-up of its own in the MPI library, even over no
-  // neighbours: the neighbour method posts two per call, allreduce one (none, and no
-  // stages, when no rank shares an id).
-  if (method == Method::neighbor && !stages.empty()) seconds += 2 * alpha;
-  if (method == Method::allreduce && !stages.empty()) seconds += alpha;
-  // Allreduce rows wider than 8 bytes take a second collective for the rest of the row.
-  if (method == Method::allreduce && !stages.empty() && width > 8) seconds += alpha;
   const auto code = static_cast<std::size_t>(method);
-  if ((exchanges || method == Method::allreduce) && code < call_seconds.size()) seconds += call_seconds[code];
+  if ((exchanges || terms.call_cost_without_messages) && code < call_seconds.size()) seconds += call_seconds[code];
   return seconds;
 }
 

@@ -5,10 +5,11 @@
 //       [ + c_reduce 8 k sum_s v_s   for allreduce ]
 //
 // for a rank with n entries, k components of 8-byte values, and per stage s m_s messages
-// carrying v_s values of one component, each with gsr's 16-byte header. The neighbour
-// method adds its announcements (one 24-byte message per neighbour), and each non-blocking
-// collective a method posts costs one alpha more: two for neighbor, one for allreduce
-// (two for rows wider than 8 bytes).
+// carrying v_s values of one component, each with gsr's 16-byte header. A method's own
+// terms come from its registry entry (exchange/registry.hpp, MethodTerms): an
+// announcement per neighbour (the neighbour method's 24 bytes), one alpha per non-blocking
+// collective it posts (neighbor two, allreduce one, two for rows wider than 8 bytes), and
+// c_reduce for a dense method.
 // g(W) >= 1 is the local pass's slow-down once its working set W = n (value bytes x k + 4)
 // outgrows the caches; c_shared the cost per shared group (G of them) and component of what
 // the exchange adds to the local pass (gather, packing, combining the holders' partials,
@@ -57,8 +58,7 @@ struct CostModel {
   std::string source = "defaults";  // "defaults", or the machine file it came from
   bool calibrated = false;          // read from a machine file
 
-  static constexpr double header_bytes = 16;        // every message of a call
-  static constexpr double announcement_bytes = 24;  // the neighbour method's, per neighbour
+  static constexpr double header_bytes = 16;  // every message of a call
 
   /// Predicted seconds per call of `method` with these `stages`, values of `value_bytes`,
   /// `k` components, `entries` local entries and `shared_groups` shared groups.

@@ -54,7 +54,7 @@ TEST_P(CapiBadCollective, OneRankUsesAnotherDom) {
   expect_outcome("gs_sint on the last rank, gs_slong elsewhere");
 }
 
-INSTANTIATE_TEST_SUITE_P(Methods, CapiBadCollective, ::testing::ValuesIn(gsr_test::concrete_method_cases),
+INSTANTIATE_TEST_SUITE_P(Methods, CapiBadCollective, ::testing::ValuesIn(gsr_test::concrete_method_cases()),
                          gsr_test::method_case_name);
 
 }  // namespace

@@ -170,7 +170,7 @@ TEST_P(CapiDifferential, TwoRequestsInFlight) {
   gs_free(h);
 }
 
-INSTANTIATE_TEST_SUITE_P(Methods, CapiDifferential, ::testing::ValuesIn(gsr_test::concrete_method_cases),
+INSTANTIATE_TEST_SUITE_P(Methods, CapiDifferential, ::testing::ValuesIn(gsr_test::concrete_method_cases()),
                          gsr_test::method_case_name);
 
 }  // namespace

@@ -140,7 +140,7 @@ TEST_P(CapiSeedTables, SetupLeavesIdsUnchanged) {
 
 /// The concrete methods and gs_auto.
 std::vector<MethodCase> every_method_code() {
-  std::vector<MethodCase> cases = gsr_test::concrete_method_cases;
+  std::vector<MethodCase> cases = gsr_test::concrete_method_cases();
   cases.push_back({gs_auto, nullptr});
   return cases;
 }

@@ -38,7 +38,7 @@ TEST_F(CapiSeedUnique, GsUniqueGivesTable1IdAsym) {
 TEST_F(CapiSeedUnique, UniqueSetupGivesTables3And4) {
   const int r = static_cast<int>(comm.id);
   const std::vector<slong> ids(seed::id[r].begin(), seed::id[r].end());
-  for (const gsr_test::MethodCase& method_case : gsr_test::concrete_method_cases) {
+  for (const gsr_test::MethodCase& method_case : gsr_test::concrete_method_cases()) {
     const gs_method method = method_case.code;
     std::vector<slong> copy = ids;
     struct gs_data* h = gs_setup(copy.data(), static_cast<uint>(copy.size()), &comm, 1, method, 0);

@@ -64,7 +64,7 @@ struct Scenario {
 void expect_uniform(const Scenario& s) {
   SCOPED_TRACE(s.name);
   std::vector<Outcome> outcomes;
-  for (gsr::Method method : gsr::concrete_methods) {
+  for (gsr::Method method : gsr::registered_methods()) {
     outcomes.push_back(run(method, s.call));
     const std::string what = s.name + " with " + std::string(gsr::to_string(method));
     gsr_errors::expect_matches(s.entry(), outcomes.back().code, outcomes.back().message, what);
@@ -75,11 +75,11 @@ void expect_uniform(const Scenario& s) {
   }
   for (std::size_t m = 1; m < outcomes.size(); ++m) {
     EXPECT_EQ(outcomes[m].code, outcomes[0].code)
-        << s.name << " on rank " << rank() << ": " << gsr::to_string(gsr::concrete_methods[m]) << " vs "
-        << gsr::to_string(gsr::concrete_methods[0]);
+        << s.name << " on rank " << rank() << ": " << gsr::to_string(gsr::registered_methods()[m]) << " vs "
+        << gsr::to_string(gsr::registered_methods()[0]);
     EXPECT_EQ(outcomes[m].message, outcomes[0].message)
-        << s.name << " on rank " << rank() << ": " << gsr::to_string(gsr::concrete_methods[m]) << " vs "
-        << gsr::to_string(gsr::concrete_methods[0]);
+        << s.name << " on rank " << rank() << ": " << gsr::to_string(gsr::registered_methods()[m]) << " vs "
+        << gsr::to_string(gsr::registered_methods()[0]);
   }
 }
 

@@ -156,7 +156,7 @@ TEST(AllocationsBySize, NoneWhenSizesAlternateBetweenMethods) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Methods, Allocations, ::testing::ValuesIn(gsr::concrete_methods),
+INSTANTIATE_TEST_SUITE_P(Methods, Allocations, ::testing::ValuesIn(gsr::registered_methods()),
                          [](const ::testing::TestParamInfo<Method>& info) {
                            return std::string(gsr::to_string(info.param));
                          });

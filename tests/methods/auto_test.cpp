@@ -67,7 +67,7 @@ TEST(Auto, SameChoiceOnEveryRankWithItsMeasurements) {
   EXPECT_NE(st.method, Method::automatic);
   EXPECT_EQ(st.method_reason.rfind("auto:", 0), 0u) << st.method_reason;
 
-  ASSERT_EQ(st.auto_timings.size(), std::size(gsr::concrete_methods));
+  ASSERT_EQ(st.auto_timings.size(), gsr::registered_methods().size());
   if (world_size() == 1) {
     EXPECT_EQ(st.method, Method::pairwise) << "a single rank has nothing to exchange";
   } else {
@@ -93,7 +93,8 @@ TEST(Auto, SameChoiceOnEveryRankWithItsMeasurements) {
     EXPECT_TRUE(winner_measured);
     for (const gsr::MethodTiming& t : st.auto_timings)
       if (t.seconds_per_call >= 0) {
-        const auto& winner = st.auto_timings[static_cast<std::size_t>(st.method) - 1];
+        const auto& winner = *std::find_if(st.auto_timings.begin(), st.auto_timings.end(),
+                                           [&](const gsr::MethodTiming& w) { return w.method == st.method; });
         EXPECT_LE(winner.seconds_per_call, t.seconds_per_call) << "auto did not keep the fastest";
       }
   }
@@ -103,7 +104,7 @@ TEST(Auto, SameChoiceOnEveryRankWithItsMeasurements) {
 
 TEST(Auto, MethodTableOverridesAutoForEveryName) {
   const std::vector<std::int64_t> ids = ring_ids();
-  for (Method m : gsr::concrete_methods) {
+  for (Method m : gsr::registered_methods()) {
     gsr::Handle h(ids, MPI_COMM_WORLD, with_table(std::string(gsr::to_string(m))));
     EXPECT_EQ(h.stats().method, m);
     EXPECT_NE(h.stats().method_reason.find("method_table"), std::string::npos) << h.stats().method_reason;

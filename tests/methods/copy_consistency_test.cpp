@@ -82,7 +82,7 @@ TEST_P(CopyConsistencyByHand, EveryAssignmentBlockingAndNonBlocking) {
   } while (std::next_permutation(values.begin(), values.end()));
 }
 
-INSTANTIATE_TEST_SUITE_P(Methods, CopyConsistencyByHand, ::testing::ValuesIn(gsr::concrete_methods),
+INSTANTIATE_TEST_SUITE_P(Methods, CopyConsistencyByHand, ::testing::ValuesIn(gsr::registered_methods()),
                          methods_test::method_name);
 
 }  // namespace

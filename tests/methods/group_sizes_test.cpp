@@ -105,6 +105,7 @@ TEST_P(GroupSizes, EverySizeByHand) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Methods, GroupSizes, ::testing::ValuesIn(gsr::concrete_methods), methods_test::method_name);
+INSTANTIATE_TEST_SUITE_P(Methods, GroupSizes, ::testing::ValuesIn(gsr::registered_methods()),
+                         methods_test::method_name);
 
 }  // namespace

@@ -102,7 +102,7 @@ TEST(MessageStatsPairwise, FourValuesPerNeighbourOnARing) {
   EXPECT_EQ(got, expected);
 }
 
-INSTANTIATE_TEST_SUITE_P(Methods, MessageStatsTest, ::testing::ValuesIn(gsr::concrete_methods),
+INSTANTIATE_TEST_SUITE_P(Methods, MessageStatsTest, ::testing::ValuesIn(gsr::registered_methods()),
                          [](const ::testing::TestParamInfo<Method>& info) {
                            return std::string(gsr::to_string(info.param));
                          });

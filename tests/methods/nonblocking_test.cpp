@@ -250,6 +250,7 @@ TEST_P(NonBlocking, BadCallOnOneRankWhileAnotherIsInFlight) {
   after->check(label("after a bad call"));
 }
 
-INSTANTIATE_TEST_SUITE_P(Methods, NonBlocking, ::testing::ValuesIn(gsr::concrete_methods), methods_test::method_name);
+INSTANTIATE_TEST_SUITE_P(Methods, NonBlocking, ::testing::ValuesIn(gsr::registered_methods()),
+                         methods_test::method_name);
 
 }  // namespace

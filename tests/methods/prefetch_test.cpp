@@ -97,6 +97,6 @@ TEST_P(Prefetch, HintsOrNotTheSumsByHand) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Methods, Prefetch, ::testing::ValuesIn(gsr::concrete_methods), methods_test::method_name);
+INSTANTIATE_TEST_SUITE_P(Methods, Prefetch, ::testing::ValuesIn(gsr::registered_methods()), methods_test::method_name);
 
 }  // namespace

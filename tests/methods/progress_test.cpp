@@ -80,7 +80,7 @@ TEST_P(Progress, TwoHandlesWaitedInOppositeOrders) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Methods, Progress, ::testing::ValuesIn(gsr::concrete_methods),
+INSTANTIATE_TEST_SUITE_P(Methods, Progress, ::testing::ValuesIn(gsr::registered_methods()),
                          [](const ::testing::TestParamInfo<Method>& info) {
                            return std::string(gsr::to_string(info.param));
                          });

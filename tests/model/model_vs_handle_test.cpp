@@ -72,7 +72,7 @@ Case box_case(const BoxModel& box, const BlockGrid& grid) {
 /// Every method's real Stats on this rank, built from `ids`, against the simulation's.
 void expect_real_equals_model(const std::vector<std::int64_t>& ids, const Sharing& sharing, const std::string& what) {
   const int me = gsr_test::world_rank();
-  for (gsr::Method method : gsr::concrete_methods) {
+  for (gsr::Method method : gsr::registered_methods()) {
     SCOPED_TRACE(what + ", method " + std::string(gsr::to_string(method)));
     gsr::SetupOptions options;
     options.method = method;

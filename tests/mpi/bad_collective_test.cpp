@@ -166,7 +166,7 @@ TEST_P(BadCollective, LongMessagesAgree) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Methods, BadCollective, ::testing::ValuesIn(gsr::concrete_methods), gsr_test::method_name);
+INSTANTIATE_TEST_SUITE_P(Methods, BadCollective, ::testing::ValuesIn(gsr::registered_methods()), gsr_test::method_name);
 
 // Setup is collective and already communicates, so disagreements there are caught on every
 // rank.

@@ -138,7 +138,7 @@ TEST_P(BadInput, MovedFromHandle) {
   expect_still_works(other);
 }
 
-INSTANTIATE_TEST_SUITE_P(Methods, BadInput, ::testing::ValuesIn(gsr::concrete_methods), gsr_test::method_name);
+INSTANTIATE_TEST_SUITE_P(Methods, BadInput, ::testing::ValuesIn(gsr::registered_methods()), gsr_test::method_name);
 
 TEST(BadSetup, UnknownMethodCode) {
   gsr::SetupOptions o;

@@ -159,6 +159,7 @@ TEST_P(ChunkedMethods, SameResultsAsTheReference) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Methods, ChunkedMethods, ::testing::ValuesIn(gsr::concrete_methods), gsr_test::method_name);
+INSTANTIATE_TEST_SUITE_P(Methods, ChunkedMethods, ::testing::ValuesIn(gsr::registered_methods()),
+                         gsr_test::method_name);
 
 }  // namespace

@@ -107,6 +107,7 @@ TEST_P(CopyConsistency, MulOfNearOneValues) {
   check<double>(h, {0.1, 0.7, 1.3}, Op::mul, true, "double mul (start/wait)");
 }
 
-INSTANTIATE_TEST_SUITE_P(Methods, CopyConsistency, ::testing::ValuesIn(gsr::concrete_methods), gsr_test::method_name);
+INSTANTIATE_TEST_SUITE_P(Methods, CopyConsistency, ::testing::ValuesIn(gsr::registered_methods()),
+                         gsr_test::method_name);
 
 }  // namespace

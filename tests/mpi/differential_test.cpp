@@ -146,7 +146,7 @@ TEST_P(Differential, EveryOpDomainTransposeLayoutUnique) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Methods, Differential, ::testing::ValuesIn(gsr::concrete_methods), gsr_test::method_name);
+INSTANTIATE_TEST_SUITE_P(Methods, Differential, ::testing::ValuesIn(gsr::registered_methods()), gsr_test::method_name);
 
 // make_unique against the reference rule on random ids (method-independent).
 TEST(DifferentialUnique, MakeUniqueMatchesReference) {

@@ -158,6 +158,6 @@ TEST(SeedStats, PairwiseStatistics) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Methods, SeedTables, ::testing::ValuesIn(gsr::concrete_methods), gsr_test::method_name);
+INSTANTIATE_TEST_SUITE_P(Methods, SeedTables, ::testing::ValuesIn(gsr::registered_methods()), gsr_test::method_name);
 
 }  // namespace

@@ -67,6 +67,6 @@ TEST_P(SeedUnique, UniqueSetupGivesTables3And4) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Methods, SeedUnique, ::testing::ValuesIn(gsr::concrete_methods), gsr_test::method_name);
+INSTANTIATE_TEST_SUITE_P(Methods, SeedUnique, ::testing::ValuesIn(gsr::registered_methods()), gsr_test::method_name);
 
 }  // namespace

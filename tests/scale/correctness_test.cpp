@@ -112,7 +112,7 @@ TEST_P(ScaleMethods, HeavilySharedIdsMatchReferenceBitwise) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Methods, ScaleMethods, ::testing::ValuesIn(gsr::concrete_methods), gsr_test::method_name);
+INSTANTIATE_TEST_SUITE_P(Methods, ScaleMethods, ::testing::ValuesIn(gsr::registered_methods()), gsr_test::method_name);
 
 // One transfer per method, 0 to 40 records per rank to random ranks: the records sorted by
 // source, each source's in its order, with their sources.

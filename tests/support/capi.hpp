@@ -4,6 +4,7 @@
 #pragma once
 
 #include <gsr/gs.h>
+#include <gsr/types.hpp>
 
 #include <gtest/gtest.h>
 #include <mpi.h>
@@ -32,8 +33,14 @@ struct MethodCase {
   const char* name;  // what gsr_method_name must report; nullptr for gs_auto (any of them)
 };
 
-inline const std::vector<MethodCase> concrete_method_cases = {
-    {gs_pairwise, "pairwise"}, {gs_crystal_router, "crystal_router"}, {gs_all_reduce, "allreduce"}};
+/// Every method of the registry (gsr::registered_methods()), by the code gs_setup takes: a
+/// Method's code is its gs_method code.
+inline std::vector<MethodCase> concrete_method_cases() {
+  std::vector<MethodCase> cases;
+  for (const gsr::Method m : gsr::registered_methods())
+    cases.push_back({static_cast<gs_method>(m), gsr::to_string(m).data()});  // names are literals
+  return cases;
+}
 
 inline std::string method_case_name(const ::testing::TestParamInfo<MethodCase>& info) {
   return info.param.name ? info.param.name : "auto";

@@ -1,5 +1,5 @@
 // method_param.hpp — for tests that run once per exchange method (TEST_P over
-// gsr::concrete_methods): the name each instance gets and the setup options that ask for
+// gsr::registered_methods()): the name each instance gets and the setup options that ask for
 // the method.
 #pragma once
 

@@ -107,7 +107,7 @@ void gather_scatter_work(int thread, MPI_Comm comm, Findings& out) {
   const gsr_test::IdSet set = gsr_test::make_ids("thread " + std::to_string(thread), seed, ranks, -1);
   const std::vector<std::int64_t>& mine = set.ids[static_cast<std::size_t>(rank)];
   gsr::SetupOptions options;
-  options.method = gsr::concrete_methods[thread % std::size(gsr::concrete_methods)];
+  options.method = gsr::registered_methods()[thread % gsr::registered_methods().size()];
   gsr::Handle h(mine, comm, options);
   const std::string name =
       "thread " + std::to_string(thread) + " (" + std::string(gsr::to_string(options.method)) + ")";

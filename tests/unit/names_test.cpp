@@ -38,7 +38,7 @@ TEST(Names, UnknownMethodNames) {
 
 TEST(Names, ConcreteMethodsAreTheRegistryWithoutAuto) {
   std::set<Method> seen;
-  for (Method m : gsr::concrete_methods) {
+  for (Method m : gsr::registered_methods()) {
     EXPECT_NE(m, Method::automatic);
     EXPECT_TRUE(seen.insert(m).second) << "duplicate " << gsr::to_string(m);
   }

@@ -249,7 +249,7 @@ ordered_json call_costs(const detail::CostModel& model, const Rounds& rounds, MP
   std::vector<Handle> handles;
   std::vector<Probe> probes;
   std::vector<std::vector<double>> data;
-  for (const Method m : concrete_methods) {
+  for (const Method m : registered_methods()) {
     SetupOptions options;
     options.method = m;
     handles.emplace_back(ids, comm, options);
@@ -264,7 +264,7 @@ ordered_json call_costs(const detail::CostModel& model, const Rounds& rounds, MP
     const Stats& st = handles[i].stats();
     const double predicted =
         max_over_ranks(model.predict(st.method, st.stages, sizeof(double), 1, ids.size(), st.shared_groups), comm);
-    out[std::string(to_string(concrete_methods[i]))] = std::max(measured[i] - predicted, 0.0);
+    out[std::string(to_string(registered_methods()[i]))] = std::max(measured[i] - predicted, 0.0);
   }
   return out;
 }
@@ -407,7 +407,7 @@ Calibration calibrate(const Problem& problem, const Rounds& rounds, MPI_Comm com
   fitted.local_seconds_per_entry = local.per_entry;
   fitted.local_seconds_per_value = local.per_value;
   m["call_seconds"] = call_costs(fitted, rounds, comm);
-  for (const Method method : concrete_methods) {
+  for (const Method method : registered_methods()) {
     const auto code = static_cast<std::size_t>(method);
     if (fitted.call_seconds.size() <= code) fitted.call_seconds.resize(code + 1, 0.0);
     fitted.call_seconds[code] = m["call_seconds"][std::string(to_string(method))].get<double>();

@@ -7,7 +7,7 @@ namespace gsr::tools::bench {
 
 std::vector<Contender> build_contenders(std::span<const std::int64_t> ids, MPI_Comm comm) {
   std::vector<Contender> contenders;
-  for (const Method method : concrete_methods) {
+  for (const Method method : registered_methods()) {
     SetupOptions options;
     options.method = method;
     contenders.push_back(Contender{std::string(to_string(method)), Handle(ids, comm, options)});

@@ -23,7 +23,7 @@ struct Contender {
   std::string label() const { return name == "auto" ? name + " -> " + chosen() : name; }
 };
 
-/// Collective: a handle per method of gsr::concrete_methods, in registry order, then auto
+/// Collective: a handle per method of gsr::registered_methods(), in registry order, then auto
 /// (GSR_METHOD in the environment replaces auto's choice, as for any handle).
 std::vector<Contender> build_contenders(std::span<const std::int64_t> ids, MPI_Comm comm);
 

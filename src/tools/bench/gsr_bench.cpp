@@ -17,6 +17,7 @@
 #include "tools/bench/check.hpp"
 #include "tools/bench/measure.hpp"
 #include "tools/bench/primitives.hpp"
+#include "tools/methods.hpp"
 #include "tools/outputs.hpp"
 #include "tune/cost_model.hpp"
 
@@ -69,7 +70,7 @@ void add_options(CLI::App& app, Arguments& args) {
   CLI::Option* check = app.add_flag(
       "--check", args.check, "no timing: fail (exit 1) unless every method and auto give bitwise identical results");
   app.add_option("--inject-difference", args.inject, "testing: perturb this method's results in --check")
-      ->check(CLI::IsMember({"pairwise", "crystal_router", "allreduce", "neighbor"}))
+      ->check(CLI::IsMember(gsr::tools::method_names(false)))
       ->needs(check)
       ->group("");
   CLI::Option* primitives =

@@ -10,6 +10,7 @@
 //
 // Exit codes: 0 done, 2 the mesh or machine file cannot be read or an output file cannot be
 // written; command-line mistakes give CLI11's codes.
+#include "exchange/registry.hpp"
 #include "io/files.hpp"
 #include "model/predict.hpp"
 #include "tools/model/problem.hpp"
@@ -118,7 +119,8 @@ nlohmann::json summary_json(const MethodSummary& s) {
                       {"setup_messages_max", s.setup_messages_max},
                       {"setup_bytes_max", s.setup_bytes_max},
                       {"memory_bytes_max", s.memory_bytes_max}};
-  if (s.method == gsr::Method::allreduce) j["allreduce_vector_values"] = s.allreduce_slots + 4;
+  if (gsr::detail::method_entry(s.method).terms.routing == gsr::detail::Routing::dense)
+    j["allreduce_vector_values"] = s.allreduce_slots + 4;
   return j;
 }
 
@@ -192,7 +194,7 @@ int run(const Arguments& args) {
       continue;
     }
     std::vector<MethodSummary> summaries;
-    for (gsr::Method m : gsr::concrete_methods) summaries.push_back(summarize(simulate(m, in.sharing), model));
+    for (gsr::Method m : gsr::registered_methods()) summaries.push_back(summarize(simulate(m, in.sharing), model));
     std::size_t best = 0;
     for (std::size_t i = 1; i < summaries.size(); ++i)
       if (summaries[i].seconds < summaries[best].seconds) best = i;
