@@ -12,6 +12,63 @@
 namespace gsr {
 namespace detail {
 
+namespace {
+
+// Entries whose values enter a group's reduction, and entries that receive it.
+const EntryMap& contributing(const Plan& plan, Transpose t) noexcept {
+  return t == Transpose::yes || !plan.any_flagged ? plan.all_entries : plan.unflagged_entries;
+}
+const EntryMap& receiving(const Plan& plan, Transpose t) noexcept {
+  return t == Transpose::no || !plan.any_flagged ? plan.all_entries : plan.unflagged_entries;
+}
+
+}  // namespace
+
+void gather_and_start(const Plan& plan, Workspace& ws, const DataRef& data) {
+  const Kernels& kernels = *ws.kernels;
+  const EntryMap& contrib = contributing(plan, ws.info.transpose);
+  const std::size_t row_bytes = ws.info.k * kernels.value_size;
+  std::byte* const partials = ws.exchange->prepare(ws, plan.shared_groups * row_bytes);
+  ws.own = partials;
+  if (!plan.any_flagged) {
+    for (const Plan::SharedRun& run : plan.shared_runs)
+      kernels.gather_sized(data, run.size, plan.shared_fixed_entries.data() + run.first,
+                           plan.shared_fixed_rows.data() + run.first_row, run.groups, partials);
+    for (const index_t r : plan.shared_other_rows) kernels.gather(data, contrib, r, r + 1, partials + r * row_bytes);
+  } else {
+    kernels.gather(data, contrib, 0, plan.shared_groups, partials);
+  }
+  ws.exchange->start(ws);
+}
+
+void reduce_alone(const Plan& plan, const Workspace& ws, const DataRef& data, std::size_t prefetch_from_bytes) {
+  const Kernels& kernels = *ws.kernels;
+  const std::size_t shared = plan.shared_groups;
+  if (plan.all_entries.rows() > shared)
+    kernels.reduce_local(data, contributing(plan, ws.info.transpose), receiving(plan, ws.info.transpose), shared,
+                         plan.all_entries.rows());
+  const index_t* const prefetch_end = plan.n * ws.info.k * kernels.value_size >= prefetch_from_bytes
+                                          ? plan.fixed_entries.data() + plan.fixed_entries.size()
+                                          : nullptr;
+  for (const Plan::FixedRun& run : plan.fixed_runs)
+    kernels.reduce_fixed(data, run.size, plan.fixed_entries.data() + run.first, run.groups, prefetch_end);
+}
+
+void fold_and_scatter(const Plan& plan, const Workspace& ws, const DataRef& data) {
+  const Kernels& kernels = *ws.kernels;
+  const std::byte* const* blocks = ws.blocks.data();
+  const CombineMap& map = *ws.combine;
+  const EntryMap& receive = receiving(plan, ws.info.transpose);
+  if (!plan.any_flagged) {
+    for (const Plan::SharedRun& run : plan.shared_runs)
+      kernels.combine_scatter_sized(data, run.size, plan.shared_fixed_entries.data() + run.first,
+                                    plan.shared_fixed_rows.data() + run.first_row, run.groups, blocks, map);
+    for (const index_t r : plan.shared_other_rows) kernels.combine_scatter(data, receive, r, r + 1, blocks, map);
+  } else {
+    kernels.combine_scatter(data, receive, 0, plan.shared_groups, blocks, map);
+  }
+}
+
 std::string HandleState::validate(const DataRef& data, std::size_t length, const CallInfo& info,
                                   const Kernels*& kernels) const {
   kernels = nullptr;
@@ -171,34 +228,14 @@ std::size_t HandleState::start(const DataRef& data, std::size_t length, const Ca
     slot.data.arrays = slot.arrays.data();
   }
   if (pending++ == 0) calls_owner = Exchange::progress_owner();  // check_thread kept later calls to this owner
-  const EntryMap& contrib = contributing(info.transpose);
-  const EntryMap& receive = receiving(info.transpose);
-  const std::size_t shared = plan.shared_groups;
   try {
-    const std::size_t row_bytes = info.k * kernels->value_size;
-    std::byte* partials = exchange.prepare(slot.ws, shared * row_bytes);
-    slot.ws.own = partials;
-    if (!plan.any_flagged) {
-      for (const Plan::SharedRun& run : plan.shared_runs)
-        kernels->gather_sized(data, run.size, plan.shared_fixed_entries.data() + run.first,
-                              plan.shared_fixed_rows.data() + run.first_row, run.groups, partials);
-      for (const index_t r : plan.shared_other_rows) kernels->gather(data, contrib, r, r + 1, partials + r * row_bytes);
-    } else {
-      kernels->gather(data, contrib, 0, shared, partials);
-    }
-    exchange.start(slot.ws);
+    gather_and_start(plan, slot.ws, data);
   } catch (...) {
     slot.busy = false;
     --pending;
     throw;
   }
-  // Groups this rank holds alone are done while the messages travel.
-  if (plan.all_entries.rows() > shared) kernels->reduce_local(data, contrib, receive, shared, plan.all_entries.rows());
-  const index_t* const prefetch_end = plan.n * info.k * kernels->value_size >= prefetch_from_bytes
-                                          ? plan.fixed_entries.data() + plan.fixed_entries.size()
-                                          : nullptr;
-  for (const Plan::FixedRun& run : plan.fixed_runs)
-    kernels->reduce_fixed(data, run.size, plan.fixed_entries.data() + run.first, run.groups, prefetch_end);
+  reduce_alone(plan, slot.ws, data, prefetch_from_bytes);
   return index;
 }
 
@@ -214,18 +251,7 @@ void HandleState::finish(std::size_t index) {
     }
   } release{*this, slot};
   complete(slot.ws);
-  const Kernels& kernels = *slot.ws.kernels;
-  const std::byte* const* blocks = slot.ws.blocks.data();
-  const CombineMap& map = *slot.ws.combine;
-  const EntryMap& receive = receiving(slot.ws.info.transpose);
-  if (!plan.any_flagged) {
-    for (const Plan::SharedRun& run : plan.shared_runs)
-      kernels.combine_scatter_sized(slot.data, run.size, plan.shared_fixed_entries.data() + run.first,
-                                    plan.shared_fixed_rows.data() + run.first_row, run.groups, blocks, map);
-    for (const index_t r : plan.shared_other_rows) kernels.combine_scatter(slot.data, receive, r, r + 1, blocks, map);
-  } else {
-    kernels.combine_scatter(slot.data, receive, 0, plan.shared_groups, blocks, map);
-  }
+  fold_and_scatter(plan, slot.ws, slot.data);
 }
 
 }  // namespace detail

@@ -19,6 +19,19 @@
 
 namespace gsr::detail {
 
+/// A call's work on the values (handle.cpp), in its order: the same code for the handle's
+/// calls and for the calls auto times (setup.cpp hands it to tune/auto_select.cpp), so auto
+/// measures what a call runs. `ws` has its info, kernels and exchange set.
+/// Opens the call, gathers each shared group's partial where the exchange wants it, starts
+/// the exchange.
+void gather_and_start(const Plan& plan, Workspace& ws, const DataRef& data);
+/// Reduces the groups this rank holds alone, while the messages travel; data of at least
+/// `prefetch_from_bytes` bytes asks for its lines ahead (kernels.hpp).
+void reduce_alone(const Plan& plan, const Workspace& ws, const DataRef& data, std::size_t prefetch_from_bytes);
+/// Once the exchange is complete: folds each shared group's blocks and scatters the value
+/// to the group's entries.
+void fold_and_scatter(const Plan& plan, const Workspace& ws, const DataRef& data);
+
 struct HandleState final : WaitWatch {
   /// Calls of at least `entry_bytes` bytes per entry (value size x k), up to the next
   /// range's start, go to exchanges[exchange] (auto_select.hpp, GSR_METHOD tables).
@@ -80,14 +93,6 @@ struct HandleState final : WaitWatch {
   /// report it), then throws Error(code, message). For a shim that found the call's
   /// arguments bad before it could express them to the core.
   [[noreturn]] void fail_call(const CallInfo& info, ErrorCode code, const std::string& message);
-
-  /// Entries whose values enter a group's reduction, and entries that receive it.
-  const EntryMap& contributing(Transpose t) const noexcept {
-    return t == Transpose::yes || !plan.any_flagged ? plan.all_entries : plan.unflagged_entries;
-  }
-  const EntryMap& receiving(Transpose t) const noexcept {
-    return t == Transpose::no || !plan.any_flagged ? plan.all_entries : plan.unflagged_entries;
-  }
 
   /// "" and the call's kernels if the arguments are fine, else what is wrong.
   std::string validate(const DataRef& data, std::size_t length, const CallInfo& info, const Kernels*& kernels) const;

@@ -232,9 +232,26 @@ std::vector<HandleState::MethodRange> ranges_of(const std::vector<std::size_t>& 
   return ranges;
 }
 
-ChosenExchange build_method(const MethodRequest& request, const ExchangeInputs& inputs, const CostModel& model) {
+// A call as auto times it: the handle's own per-call path (handle.cpp), in the order a
+// blocking call runs it, on a scratch array of the handle's entries (zeros: no call turns
+// them into subnormals or infinities), grown to the call's size on first use.
+CallPath timed_call(const Plan& plan, std::size_t prefetch_from_bytes, std::vector<std::byte>& values) {
+  return [&plan, prefetch_from_bytes, &values](Workspace& ws) {
+    const std::size_t bytes = plan.n * ws.info.k * ws.kernels->value_size;
+    if (values.size() < bytes) values.resize(bytes);
+    const DataRef data{values.data(), nullptr, ws.info.k, false};
+    gather_and_start(plan, ws, data);
+    reduce_alone(plan, ws, data, prefetch_from_bytes);
+    ws.exchange->finish(ws);
+    fold_and_scatter(plan, ws, data);
+  };
+}
+
+ChosenExchange build_method(const MethodRequest& request, const ExchangeInputs& inputs, const CostModel& model,
+                            std::size_t prefetch_from_bytes) {
   if (request.method == Method::automatic) {
-    AutoChoice choice = choose_method(inputs, model);
+    std::vector<std::byte> values;
+    AutoChoice choice = choose_method(inputs, timed_call(inputs.plan, prefetch_from_bytes, values), model);
     return {std::move(choice.exchanges), ranges_of(choice.sizes, choice.exchange_at), std::move(choice.reason),
             std::move(choice.timings), choice.seconds};
   }
@@ -341,9 +358,11 @@ Handle::Handle(std::span<const std::int64_t> ids, MPI_Comm user_comm, SetupOptio
   const MethodRequest request = check_setup_arguments(ids, user_comm, options, settings, model);
   OwnedComm comm(user_comm, settings.messages.timeout);
   const int node_ranks = comm.ranks_on_node();  // every rank, whatever its prefetch setting
+  const std::size_t prefetch_from_bytes =
+      settings.prefetch_from_bytes ? *settings.prefetch_from_bytes : prefetch_default(probe_cache(), node_ranks);
   LocalSetup local = discover_and_plan(ids, options.unique, comm, settings.messages.chunk_bytes);
-  ChosenExchange chosen =
-      build_method(request, ExchangeInputs{local.plan, local.holders, comm.get(), settings.messages}, model);
+  ChosenExchange chosen = build_method(
+      request, ExchangeInputs{local.plan, local.holders, comm.get(), settings.messages}, model, prefetch_from_bytes);
   local.holders = Holders{};  // only the exchange constructors read them
   Stats stats = describe(local.plan, ids.size(), chosen, comm.get());
   stats.pairwise_receives = std::move(local.pairwise_receives);
@@ -356,8 +375,7 @@ Handle::Handle(std::span<const std::int64_t> ids, MPI_Comm user_comm, SetupOptio
   ledger.timeout = settings.messages.timeout;
   state_ = std::make_shared<HandleState>(std::move(comm), std::move(local.plan), std::move(chosen.exchanges),
                                          std::move(chosen.ranges), std::move(stats), std::move(ledger));
-  state_->prefetch_from_bytes =
-      settings.prefetch_from_bytes ? *settings.prefetch_from_bytes : prefetch_default(probe_cache(), node_ranks);
+  state_->prefetch_from_bytes = prefetch_from_bytes;
   state_->stats.setup_seconds = MPI_Wtime() - begin;
 
   if ((options.verbose || options.announce) && !settings.quiet && state_->comm.rank() == 0) {

@@ -138,8 +138,7 @@ template <class T, class OpT, bool Paired>
   return acc;
 }
 
-// Folds written straight to the entries that receive the group: the same arithmetic as
-// combine, then a scatter.
+// Each group's fold (fold_row) written straight to the entries that receive the group.
 template <class T, class OpT, bool Paired, class L>
 void combine_scatter_impl(const L& u, const EntryMap& receive, std::size_t g0, std::size_t g1,
                           const std::byte* const* blocks, const CombineMap& map) {
@@ -275,14 +274,6 @@ struct Table {
     }
     with_layout<T>(u, run);
   }
-  static void combine(void* results, std::size_t k, const std::byte* const* blocks, const CombineMap& map) {
-    T* out = static_cast<T*>(results);
-    const std::size_t rows = map.offsets.size() - 1;
-    by_pairing(map, [&]<bool P>() {
-      for (std::size_t r = 0; r < rows; ++r)
-        for (std::size_t c = 0; c < k; ++c) out[r * k + c] = fold_row<T, OpT, P>(blocks, map, r, k, c);
-    });
-  }
   static void combine_scatter(const DataRef& u, const EntryMap& receive, std::size_t g0, std::size_t g1,
                               const std::byte* const* blocks, const CombineMap& map) {
     with_layout<T>(u, [&](const auto& l) {
@@ -307,13 +298,9 @@ struct Table {
       });
     });
   }
-  static void fill_identity(void* dst, std::size_t count) {
-    T* d = static_cast<T*>(dst);
-    for (std::size_t i = 0; i < count; ++i) d[i] = OpT::identity();
-  }
   static constexpr Kernels make() {
-    return Kernels{sizeof(T),        &gather,       &reduce_local,          &reduce_fixed, &combine,
-                   &combine_scatter, &gather_sized, &combine_scatter_sized, &fill_identity};
+    return Kernels{sizeof(T),        &gather,       &reduce_local,         &reduce_fixed,
+                   &combine_scatter, &gather_sized, &combine_scatter_sized};
   }
 };
 

@@ -1,6 +1,7 @@
 // local/kernels.hpp — the per-call arithmetic, type-erased once: for each (Domain, Op) a
-// table of gather / scatter / combine functions instantiated from templates over the value
-// type, the op and the data layout (one value, k interleaved, or k separate arrays).
+// table of gather / reduce / fold-and-scatter functions instantiated from templates over
+// the value type, the op and the data layout (one value, k interleaved, or k separate
+// arrays).
 #pragma once
 
 #include "plan/plan.hpp"
@@ -51,10 +52,8 @@ struct Kernels {
   /// runs; nullptr: no hints (HandleState::prefetch_from_bytes says when).
   void (*reduce_fixed)(const DataRef& u, std::size_t size, const index_t* entries, std::size_t groups,
                        const index_t* prefetch_end);
-  /// results row r (k values) = fold of the source rows of `map` row r.
-  void (*combine)(void* results, std::size_t k, const std::byte* const* blocks, const CombineMap& map);
-  /// combine, then scatter: each entry `receive` lists for group r in [g0, g1) gets the
-  /// fold of `map` row r, in one pass without a buffer for the folds.
+  /// Each entry `receive` lists for group r in [g0, g1) gets the fold, in CSR order, of
+  /// `map` row r's source rows, in one pass without a buffer for the folds.
   void (*combine_scatter)(const DataRef& u, const EntryMap& receive, std::size_t g0, std::size_t g1,
                           const std::byte* const* blocks, const CombineMap& map);
   /// gather for `groups` groups of `size` (1..Plan::max_fixed_group) entries each, stored
@@ -65,7 +64,6 @@ struct Kernels {
   /// row rows[i].
   void (*combine_scatter_sized)(const DataRef& u, std::size_t size, const index_t* entries, const index_t* rows,
                                 std::size_t groups, const std::byte* const* blocks, const CombineMap& map);
-  void (*fill_identity)(void* dst, std::size_t count);
 };
 
 /// The kernels for (dom, op); nullptr when op does not apply to dom (bpr on floating data).

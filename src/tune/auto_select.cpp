@@ -33,15 +33,16 @@ int model_choice(const std::vector<double>& predicted) {
   return best;
 }
 
-std::vector<double> time_exchanges(const std::vector<Exchange*>& exchanges, const Plan& plan, MPI_Comm comm,
+std::vector<double> time_exchanges(const std::vector<Exchange*>& exchanges, const CallPath& call, MPI_Comm comm,
                                    int* timed_calls) {
   const std::size_t count = exchanges.size();
+  // One workspace per exchange, as the handle keeps a slot per method.
   std::vector<Workspace> spaces(count);
   std::vector<std::vector<double>> each(count);
-  std::vector<std::byte> folded(plan.shared_groups * sizeof(double));
-  for (Workspace& ws : spaces) {
-    ws.info = CallInfo{Domain::float64, Op::add, Transpose::no, 1, false};
-    ws.kernels = find_kernels(Domain::float64, Op::add);
+  for (std::size_t i = 0; i < count; ++i) {
+    spaces[i].info = CallInfo{Domain::float64, Op::add, Transpose::no, 1, false};
+    spaces[i].kernels = find_kernels(Domain::float64, Op::add);
+    spaces[i].exchange = exchanges[i];
   }
   // One call of every exchange in turn; `timed`: keep its time.
   auto round = [&](bool timed) {
@@ -49,16 +50,8 @@ std::vector<double> time_exchanges(const std::vector<Exchange*>& exchanges, cons
       if (!exchanges[i]) continue;
       Workspace& ws = spaces[i];
       ++ws.info.call;  // a tag of its own (CallTags)
-      // As a real call: prepared (a method may want the partials in its send buffer, and
-      // post its receives), the partials gathered, started.
       const double begin = MPI_Wtime();
-      ws.own = exchanges[i]->prepare(ws, plan.shared_groups * sizeof(double));
-      ws.kernels->fill_identity(ws.own, plan.shared_groups);
-      exchanges[i]->start(ws);
-      exchanges[i]->finish(ws);
-      // The fold a call makes of the blocks (Kernels::combine_scatter does it with the
-      // scatter), into a buffer here: it differs between methods.
-      ws.kernels->combine(folded.data(), 1, ws.blocks.data(), *ws.combine);
+      call(ws);
       if (timed) each[i].push_back(MPI_Wtime() - begin);
     }
   };
@@ -241,12 +234,12 @@ int decide_by_model(std::vector<Candidate>& candidates, std::size_t row, const C
 
 // Times the contenders for one double; the slowest rank's median counts. Returns the calls
 // timed per contender.
-int measure(std::vector<Candidate>& candidates, const Plan& plan, MPI_Comm comm) {
+int measure(std::vector<Candidate>& candidates, const CallPath& call, MPI_Comm comm) {
   std::vector<Exchange*> timed(candidates.size(), nullptr);
   for (std::size_t i = 0; i < candidates.size(); ++i)
     if (candidates[i].exchange && candidates[i].timed) timed[i] = candidates[i].exchange.get();
   int calls = 0;
-  const std::vector<double> measured = time_exchanges(timed, plan, comm, &calls);
+  const std::vector<double> measured = time_exchanges(timed, call, comm, &calls);
   for (std::size_t i = 0; i < candidates.size(); ++i)
     if (timed[i]) candidates[i].measured = measured[i];
   return calls;
@@ -294,7 +287,7 @@ void keep_used(std::vector<Candidate>& candidates, int chosen, const std::vector
 
 }  // namespace
 
-AutoChoice choose_method(const ExchangeInputs& in, const CostModel& model) {
+AutoChoice choose_method(const ExchangeInputs& in, const CallPath& call, const CostModel& model) {
   const double begin = MPI_Wtime();
   AutoChoice choice;
   if (in.plan.ranks == 1 || in.plan.global_shared_ids == 0) {
@@ -311,7 +304,7 @@ AutoChoice choose_method(const ExchangeInputs& in, const CostModel& model) {
     drop_hopeless(candidates, row);
     int chosen = calibrated ? decide_by_model(candidates, row, model, choice) : -1;
     if (chosen < 0) {
-      const int calls = measure(candidates, in.plan, in.comm);
+      const int calls = measure(candidates, call, in.comm);
       chosen = pick_fastest(candidates, calls, choice);
     }
     std::vector<std::vector<double>> predicted;

@@ -1,16 +1,18 @@
 // tune/auto_select.hpp — Method::automatic: predict each candidate's cost with the
 // alpha-beta model at every tabulated call size, drop the hopeless and the too-large; for
 // one double, take the best prediction if a calibrated model has it win by
-// model_decides_factor, else measure the rest on this handle's plan and keep the fastest;
-// then tabulate the method for every other call size (value size x k) from the model,
-// corrected by those measurements. The identical choice on every rank (every input to the
-// decision is reduced over ranks first), made once at setup, so no call pays for it.
+// model_decides_factor, else time the rest through the handle's own call path (CallPath)
+// and keep the fastest; then tabulate the method for every other call size (value size x
+// k) from the model, corrected by those measurements. The identical choice on every rank
+// (every input to the decision is reduced over ranks first), made once at setup, so no
+// call pays for it.
 #pragma once
 
 #include "exchange/registry.hpp"
 #include "tune/cost_model.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -81,14 +83,21 @@ struct AutoChoice {
   double seconds = 0;  // wall time spent choosing
 };
 
-/// Collective over inputs.comm. Every candidate is built through the registry.
-AutoChoice choose_method(const ExchangeInputs& inputs, const CostModel& model = {});
+/// One whole call of the handle's own per-call path (the local gather, the exchange, the
+/// groups held alone, the fold and scatter) on a scratch array of the handle's entries,
+/// through ws.exchange, as ws.info says (numbered) with ws.kernels. The handle (core/)
+/// supplies it, so auto times the code a call runs, not a copy of it.
+using CallPath = std::function<void(Workspace& ws)>;
 
-/// Times `exchanges` on this rank (double values, k = 1), interleaved as above; the
-/// median seconds per call of each (the median shrugs off a call that lost its core to
-/// another process), reduced with MPI_MAX over `comm`. A null entry is not timed (-1).
-/// `timed_calls`, if given, receives the timed calls per exchange.
-std::vector<double> time_exchanges(const std::vector<Exchange*>& exchanges, const Plan& plan, MPI_Comm comm,
+/// Collective over inputs.comm. Every candidate is built through the registry; the
+/// contenders are timed through `call`.
+AutoChoice choose_method(const ExchangeInputs& inputs, const CallPath& call, const CostModel& model = {});
+
+/// Times `exchanges` on this rank by calls through `call` (double values added, k = 1),
+/// interleaved as above; the median seconds per call of each (the median shrugs off a call
+/// that lost its core to another process), reduced with MPI_MAX over `comm`. A null entry
+/// is not timed (-1). `timed_calls`, if given, receives the timed calls per exchange.
+std::vector<double> time_exchanges(const std::vector<Exchange*>& exchanges, const CallPath& call, MPI_Comm comm,
                                    int* timed_calls = nullptr);
 
 }  // namespace gsr::detail
