@@ -24,11 +24,11 @@ const EntryMap& receiving(const Plan& plan, Transpose t) noexcept {
 
 }  // namespace
 
-void gather_and_start(const Plan& plan, Workspace& ws, const DataRef& data) {
+void gather_and_start(const Plan& plan, Exchange& exchange, Workspace& ws, const DataRef& data) {
   const Kernels& kernels = *ws.kernels;
   const EntryMap& contrib = contributing(plan, ws.info.transpose);
   const std::size_t row_bytes = ws.info.k * kernels.value_size;
-  std::byte* const partials = ws.exchange->prepare(ws, plan.shared_groups * row_bytes);
+  std::byte* const partials = exchange.prepare(ws, plan.shared_groups * row_bytes);
   ws.own = partials;
   if (!plan.any_flagged) {
     for (const Plan::SharedRun& run : plan.shared_runs)
@@ -38,7 +38,7 @@ void gather_and_start(const Plan& plan, Workspace& ws, const DataRef& data) {
   } else {
     kernels.gather(data, contrib, 0, plan.shared_groups, partials);
   }
-  ws.exchange->start(ws);
+  exchange.start(ws);
 }
 
 void reduce_alone(const Plan& plan, const Workspace& ws, const DataRef& data, std::size_t prefetch_from_bytes) {
@@ -119,9 +119,9 @@ Exchange& HandleState::exchange_for(std::size_t entry_bytes) const {
 
 HandleState::Slot& HandleState::idle_slot(const Kernels* kernels, std::size_t k, const Exchange& exchange,
                                           std::size_t& index) {
-  // Reuse an idle slot of the same method (its scratch is the method's own), preferably
-  // one whose buffers already fit this (type, k); a slot last used by another method of
-  // auto's table is left to that method, or its scratch would be rebuilt on every call.
+  // Reuse an idle slot of this method (a workspace serves the one method whose prepare
+  // bound it, and holds that method's scratch; a fresh slot is bound by this call's),
+  // preferably one whose buffers already fit this (type, k).
   index = slots.size();
   for (std::size_t i = 0; i < slots.size(); ++i) {
     const Workspace& ws = slots[i]->ws;
@@ -184,15 +184,14 @@ void HandleState::fail_call(const CallInfo& unnumbered, ErrorCode code, const st
   Slot& slot = idle_slot(nullptr, info.k, exchange, index);
   slot.ws.info = info;
   slot.ws.kernels = nullptr;  // no data: the headers say own_failure
-  slot.ws.exchange = &exchange;
   exchange.prepare(slot.ws, 0);
   slot.ws.own = nullptr;
   exchange.start(slot.ws);
-  complete(slot.ws);
+  finish_exchange(slot.ws);
   throw Error(code, message);
 }
 
-void HandleState::complete(Workspace& ws) {
+void HandleState::finish_exchange(Workspace& ws) {
   try {
     ws.exchange->finish(ws, this);
   } catch (...) {
@@ -220,7 +219,6 @@ std::size_t HandleState::start(const DataRef& data, std::size_t length, const Ca
   Slot& slot = idle_slot(kernels, info.k, exchange, index);
   slot.ws.info = info;
   slot.ws.kernels = kernels;
-  slot.ws.exchange = &exchange;
   slot.busy = true;
   slot.data = data;
   if (data.many && data.arrays) {
@@ -229,7 +227,7 @@ std::size_t HandleState::start(const DataRef& data, std::size_t length, const Ca
   }
   if (pending++ == 0) calls_owner = Exchange::progress_owner();  // check_thread kept later calls to this owner
   try {
-    gather_and_start(plan, slot.ws, data);
+    gather_and_start(plan, exchange, slot.ws, data);
   } catch (...) {
     slot.busy = false;
     --pending;
@@ -250,7 +248,7 @@ void HandleState::finish(std::size_t index) {
       --state.pending;
     }
   } release{*this, slot};
-  complete(slot.ws);
+  finish_exchange(slot.ws);
   fold_and_scatter(plan, slot.ws, slot.data);
 }
 

@@ -21,10 +21,11 @@ namespace gsr::detail {
 
 /// A call's work on the values (handle.cpp), in its order: the same code for the handle's
 /// calls and for the calls auto times (setup.cpp hands it to tune/auto_select.cpp), so auto
-/// measures what a call runs. `ws` has its info, kernels and exchange set.
-/// Opens the call, gathers each shared group's partial where the exchange wants it, starts
-/// the exchange.
-void gather_and_start(const Plan& plan, Workspace& ws, const DataRef& data);
+/// measures what a call runs. `ws` has its info and kernels set, and serves `exchange`
+/// (or no exchange yet: prepare binds it).
+/// Prepares the call, gathers each shared group's partial where the exchange wants it,
+/// starts the exchange.
+void gather_and_start(const Plan& plan, Exchange& exchange, Workspace& ws, const DataRef& data);
 /// Reduces the groups this rank holds alone, while the messages travel; data of at least
 /// `prefetch_from_bytes` bytes asks for its lines ahead (kernels.hpp).
 void reduce_alone(const Plan& plan, const Workspace& ws, const DataRef& data, std::size_t prefetch_from_bytes);
@@ -102,7 +103,7 @@ private:
   CallInfo numbered(const CallInfo& info) noexcept;
   Slot& idle_slot(const Kernels* kernels, std::size_t k, const Exchange& exchange, std::size_t& index);
   /// The method's finish; if the method gave up, the handle's other methods give up too.
-  void complete(Workspace& ws);
+  void finish_exchange(Workspace& ws);
 };
 
 }  // namespace gsr::detail

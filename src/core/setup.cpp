@@ -236,13 +236,13 @@ std::vector<HandleState::MethodRange> ranges_of(const std::vector<std::size_t>& 
 // blocking call runs it, on a scratch array of the handle's entries (zeros: no call turns
 // them into subnormals or infinities), grown to the call's size on first use.
 CallPath timed_call(const Plan& plan, std::size_t prefetch_from_bytes, std::vector<std::byte>& values) {
-  return [&plan, prefetch_from_bytes, &values](Workspace& ws) {
+  return [&plan, prefetch_from_bytes, &values](Exchange& exchange, Workspace& ws) {
     const std::size_t bytes = plan.n * ws.info.k * ws.kernels->value_size;
     if (values.size() < bytes) values.resize(bytes);
     const DataRef data{values.data(), nullptr, ws.info.k, false};
-    gather_and_start(plan, ws, data);
+    gather_and_start(plan, exchange, ws, data);
     reduce_alone(plan, ws, data, prefetch_from_bytes);
-    ws.exchange->finish(ws);
+    exchange.finish(ws);
     fold_and_scatter(plan, ws, data);
   };
 }

@@ -71,6 +71,8 @@ struct AllreduceExchange::Scratch final : MethodScratch {
   std::vector<std::uint64_t> calls;  // and every rank's, gathered
 };
 
+std::unique_ptr<MethodScratch> AllreduceExchange::make_scratch() const { return std::make_unique<Scratch>(); }
+
 AllreduceExchange::SlotCount AllreduceExchange::count_slots(const ExchangeInputs& in) {
   std::uint64_t led = 0;
   for (std::size_t s = 0; s < in.plan.shared_groups; ++s)
@@ -140,7 +142,7 @@ std::vector<StageStats> AllreduceExchange::stages() const {
   return {StageStats{static_cast<std::size_t>(rounds_), static_cast<std::size_t>(rounds_) * values}};
 }
 
-void AllreduceExchange::begin(Workspace& ws) {
+void AllreduceExchange::do_start(Workspace& ws) {
   // The collectives of a communicator must be issued in the same order on every rank, and
   // when an earlier call's first collective completes differs between ranks. So every
   // earlier call that may still owe its second collective issues it now, before this
@@ -212,7 +214,7 @@ bool AllreduceExchange::step(Workspace& ws) {
   return true;
 }
 
-bool AllreduceExchange::advance(Workspace& ws) {
+bool AllreduceExchange::do_progress(Workspace& ws) {
   if (!step(ws)) return false;
   if (!ws.kernels) return true;  // this rank's own arguments were bad; the handle says so
   if (total_slots_ > 0) check_agreement(ws);

@@ -44,8 +44,9 @@ public:
 private:
   enum class Phase;
   struct Scratch;
-  void begin(Workspace& ws) override;
-  bool advance(Workspace& ws) override;
+  void do_start(Workspace& ws) override;
+  bool do_progress(Workspace& ws) override;
+  std::unique_ptr<MethodScratch> make_scratch() const override;
   void release_requests(Workspace&) noexcept override {}  // a collective's request cannot be freed
   bool step(Workspace& ws);  // moves the call's collectives on; true once none is in flight
   bool agreed(const Workspace& ws) const;

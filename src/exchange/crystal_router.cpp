@@ -145,6 +145,7 @@ private:
 }  // namespace
 
 struct CrystalRouterExchange::Scratch final : MethodScratch {
+  int tag = 0;  // this call's message tag (CallTags)
   std::size_t row_bytes = 0;
   std::size_t next_stage = 0;               // first stage not yet completed
   bool posted = false;                      // next_stage's message has been sent
@@ -152,6 +153,9 @@ struct CrystalRouterExchange::Scratch final : MethodScratch {
   HeaderStatus problem = HeaderStatus::ok;  // what this rank's headers say for the rest of the call
   std::vector<std::size_t> segment_offset;  // byte offset of segment m's header in ws.recv (m >= 1)
   std::vector<std::size_t> send_offset;     // byte offset of stage d's message in ws.send
+  std::vector<std::byte> overflow;          // where a message longer than expected lands
+
+  std::size_t bytes() const noexcept override { return overflow.capacity(); }
 };
 
 CrystalRouterExchange::CrystalRouterExchange(const ExchangeInputs& in)
@@ -203,13 +207,15 @@ std::vector<MessageStats> CrystalRouterExchange::messages() const {
   return out;
 }
 
+std::unique_ptr<MethodScratch> CrystalRouterExchange::make_scratch() const { return std::make_unique<Scratch>(); }
+
 std::vector<int> CrystalRouterExchange::awaited(const Workspace& ws) const {
   std::vector<int> ranks;
-  const auto* sc = dynamic_cast<const Scratch*>(ws.scratch.get());
-  if (!sc || sc->next_stage >= stages_.size()) return ranks;
-  const Stage& st = stages_[sc->next_stage];
+  const Scratch& sc = ws.scratch_as<Scratch>();
+  if (sc.next_stage >= stages_.size()) return ranks;
+  const Stage& st = stages_[sc.next_stage];
   for (std::size_t i = 0; i < st.sources.size(); ++i)
-    if (!(sc->received & (1u << i))) ranks.push_back(st.sources[i]);
+    if (!(sc.received & (1u << i))) ranks.push_back(st.sources[i]);
   if (ranks.empty()) ranks.push_back(st.send_to);  // waiting for the send to be taken
   return ranks;
 }
@@ -220,11 +226,11 @@ std::vector<StageStats> CrystalRouterExchange::stages() const {
   return out;
 }
 
-void CrystalRouterExchange::begin(Workspace& ws) {
+void CrystalRouterExchange::do_start(Workspace& ws) {
   // A rank whose arguments were bad takes part with headers alone, saying so, and drops
   // whatever arrives.
   Scratch& sc = ws.scratch_as<Scratch>();
-  ws.tag = CallTags::of(ws.info.call);
+  sc.tag = CallTags::of(ws.info.call);
   ws.check = HeaderCheck{};
   sc.next_stage = 0;
   sc.posted = false;
@@ -279,7 +285,7 @@ void CrystalRouterExchange::post_stage(Workspace& ws, Scratch& sc, std::size_t d
     length += sizeof record;
   }
   ws.requests.clear();
-  post_call_message(out, length, st.send_to, ws.tag, comm_, ws.requests, chunk_bytes_);
+  post_call_message(out, length, st.send_to, sc.tag, comm_, ws.requests, chunk_bytes_);
 }
 
 bool CrystalRouterExchange::receive_stage(Workspace& ws, Scratch& sc, std::size_t d) {
@@ -288,14 +294,14 @@ bool CrystalRouterExchange::receive_stage(Workspace& ws, Scratch& sc, std::size_
     if (sc.received & (1u << i)) continue;
     std::byte* in = ws.recv.data() + sc.segment_offset[st.first_segment + i];
     const std::size_t expected = header_bytes + st.source_rows[i] * sc.row_bytes;
-    if (try_receive_checked(comm_, st.sources[i], ws.tag, in, expected, expected, ws.overflow, ws.info, ws.check,
+    if (try_receive_checked(comm_, st.sources[i], sc.tag, in, expected, expected, sc.overflow, ws.info, ws.check,
                             chunk_bytes_))
       sc.received |= 1u << i;
   }
   return sc.received == (1u << st.sources.size()) - 1;
 }
 
-bool CrystalRouterExchange::advance(Workspace& ws) {
+bool CrystalRouterExchange::do_progress(Workspace& ws) {
   Scratch& sc = ws.scratch_as<Scratch>();
   for (; sc.next_stage < stages_.size(); ++sc.next_stage) {
     if (!sc.posted) post_stage(ws, sc, sc.next_stage);

@@ -49,8 +49,9 @@ public:
 
 private:
   struct Scratch;
-  void begin(Workspace& ws) override;
-  bool advance(Workspace& ws) override;
+  void do_start(Workspace& ws) override;
+  bool do_progress(Workspace& ws) override;
+  std::unique_ptr<MethodScratch> make_scratch() const override;
   void lay_out_call(Workspace& ws, Scratch& sc);
   void post_stage(Workspace& ws, Scratch& sc, std::size_t d);
   bool receive_stage(Workspace& ws, Scratch& sc, std::size_t d);

@@ -8,12 +8,18 @@
 // of a shared group is ((P_r0 op P_r1) op P_r2) ... over its holders r0 < r1 < r2 ..., where
 // P_r is rank r's partial (the identity if r holds no contributing entry).
 //
-// Progress: a method never blocks. Its advance() does what it can without waiting and
-// says whether the call is complete; waiting on any call advances every call in flight on
-// this thread, of every handle (exchange/progress.cpp), so ranks may wait for the calls of
-// different handles in different orders. Each thread keeps its own calls in flight: a call
-// is waited for on the thread that started it (docs/threads.md). Calls of one method object advance in start
-// order, which keeps collectives and messages of successive calls in step on every rank.
+// A call has three phases, each a public member the handle calls and a hook the method
+// implements: prepare (do_prepare) says where to gather the partials, start (do_start)
+// posts what can be posted once they are gathered, and finish waits for the call by
+// making progress (do_progress) until it is complete.
+//
+// Progress: a method never blocks. Its do_progress does what it can without waiting and
+// says whether the call is complete; waiting on any call makes progress on every call in
+// flight on this thread, of every handle (exchange/progress.cpp), so ranks may wait for the
+// calls of different handles in different orders. Each thread keeps its own calls in
+// flight: a call is waited for on the thread that started it (docs/threads.md). Calls of
+// one method object progress in start order, which keeps collectives and messages of
+// successive calls in step on every rank.
 //
 // Messages follow exchange/protocol.hpp. A new method is one file pair implementing this
 // interface plus one line in exchange/registry.cpp.
@@ -47,13 +53,18 @@ struct ExchangeInputs {
   MessageSettings messages;  // the handle's timeout and chunking (config/config.hpp)
 };
 
-/// Method-specific per-call scratch (e.g. the crystal router's stage buffers).
+/// A method's own per-call scratch (e.g. the crystal router's stage offsets), made by its
+/// Exchange::make_scratch for each workspace it serves.
 struct MethodScratch {
   virtual ~MethodScratch() = default;
+  /// The buffers counted in Stats::buffer_bytes (Workspace::bytes).
+  virtual std::size_t bytes() const noexcept { return 0; }
 };
 
 class Exchange;
 
+/// One call's state: what every method uses, and the method's own scratch. A workspace
+/// serves one method: the first prepare binds it (sets `exchange` and makes `scratch`).
 struct Workspace {
   Exchange* exchange = nullptr;  // the method serving the call (auto may pick one per size)
   // Bookkeeping of the progress engine (exchange/progress.cpp).
@@ -63,7 +74,6 @@ struct Workspace {
   HeaderCheck check;                    // what the call's messages revealed so far
 
   CallInfo info;
-  int tag = 0;                       // this call's message tag (CallTags)
   const Kernels* kernels = nullptr;  // nullptr: this rank's arguments were bad (failed round)
   std::vector<std::byte> partials;   // shared_groups * k values, this rank's partials ...
   std::byte* own = nullptr;          // ... at ws.partials.data(), or where prepare put them
@@ -72,29 +82,24 @@ struct Workspace {
   /// folded over `blocks`. The handle folds and scatters in one pass (Kernels::
   /// combine_scatter), so the combined values never land in a buffer of their own.
   const CombineMap* combine = nullptr;
-  std::vector<std::byte> overflow;  // where a message longer than expected lands
-  /// The call's requests: first `head_receives` receives posted before their messages
-  /// arrive (pairwise), then sends (and collectives).
-  std::vector<MPI_Request> requests;
-  std::size_t head_receives = 0;
-  std::vector<MPI_Status> statuses;  // room for the statuses of `requests`, where a method wants them
+  std::vector<MPI_Request> requests;  // the call's requests, in an order of the method's
   std::vector<const std::byte*> blocks;
-  std::unique_ptr<MethodScratch> scratch;
+  std::unique_ptr<MethodScratch> scratch;  // made by `exchange` (Exchange::make_scratch)
 
-  /// The method's scratch of type S, created on first use.
+  /// The scratch as the type S that `exchange` made: for that method's own hooks only.
   template <class S>
-  S& scratch_as() {
-    if (auto* existing = dynamic_cast<S*>(scratch.get())) return *existing;
-    scratch = std::make_unique<S>();
+  S& scratch_as() noexcept {
     return static_cast<S&>(*scratch);
+  }
+  template <class S>
+  const S& scratch_as() const noexcept {
+    return static_cast<const S&>(*scratch);
   }
 
   std::size_t bytes() const noexcept {
-    return partials.capacity() + send.capacity() + recv.capacity() + overflow.capacity() +
-           requests.capacity() * sizeof(MPI_Request) + statuses.capacity() * sizeof(MPI_Status);
+    return partials.capacity() + send.capacity() + recv.capacity() + requests.capacity() * sizeof(MPI_Request) +
+           (scratch ? scratch->bytes() : 0);
   }
-  std::span<MPI_Request> receives() noexcept { return {requests.data(), head_receives}; }
-  std::span<MPI_Request> sends() noexcept { return std::span(requests).subspan(head_receives); }
 };
 
 /// Looked at now and then while finish waits for a call (not on the first, immediate look),
@@ -112,16 +117,17 @@ public:
   virtual ~Exchange();
   virtual Method method() const noexcept = 0;
 
-  /// Opens a call (ws.info and ws.kernels set), before the handle gathers its partials
-  /// (`bytes` of them): returns where to gather them. Throws Error(state) if the method
-  /// gave up on earlier calls. Always followed by start.
+  /// Prepares a call (ws.info and ws.kernels set), before the handle gathers its partials
+  /// (`bytes` of them): returns where to gather them. Binds `ws` to this method on its
+  /// first call. Throws Error(state) if the method gave up on earlier calls. Always
+  /// followed by start.
   std::byte* prepare(Workspace& ws, std::size_t bytes);
-  /// Begins the call prepared: ws.own holds this rank's partials. When ws.kernels is nullptr
+  /// Starts the call prepared: ws.own holds this rank's partials. When ws.kernels is nullptr
   /// this rank takes part without data (its headers say own_failure) so that no peer waits.
   void start(Workspace& ws);
-  /// Completes the call (advancing every call in flight on this rank meanwhile), then
-  /// ws.combine and ws.blocks give the combined values (unless this rank's own arguments
-  /// were bad).
+  /// Finishes the call (making progress on every call in flight on this rank meanwhile),
+  /// then ws.combine and ws.blocks give the combined values (unless this rank's own
+  /// arguments were bad).
   /// Throws Error(mismatch) if a peer's call differs, Error(remote) if a peer failed.
   /// If `watch` throws, the method gives up on all its calls in flight (see abandon) and
   /// finish rethrows.
@@ -139,7 +145,7 @@ public:
   virtual int neighbors() const noexcept = 0;
   virtual std::size_t bytes() const noexcept = 0;  // memory of the method's own plan
 
-  /// Advances every call in flight on this thread, without blocking.
+  /// Makes progress on every call in flight on this thread, without blocking.
   static void progress_all() noexcept;
 
   /// Why this method gave up waiting in a call; empty while it works.
@@ -157,14 +163,19 @@ protected:
   /// The method's part of prepare: where the partials go (ws.partials by default; a method
   /// may place them where it sends them from, saving a copy per call), and what it can post
   /// before they are known (pairwise's receives, so that early messages land in place).
-  /// A method that posts here cancels what it posted if it throws here or in begin.
-  virtual std::byte* open(Workspace& ws, std::size_t bytes);
+  /// A method that posts here cancels what it posted if it throws here or in do_start.
+  virtual std::byte* do_prepare(Workspace& ws, std::size_t bytes);
   /// The method's part of start: post what can be posted now.
-  virtual void begin(Workspace& ws) = 0;
-  /// Does what can be done without waiting; true once the call is complete (ws.combine
-  /// and ws.blocks set). Throws on failure; the engine records the error for finish.
-  virtual bool advance(Workspace& ws) = 0;
-  /// Lets go of the call's point-to-point requests (they complete, or not, without us).
+  virtual void do_start(Workspace& ws) = 0;
+  /// The method's part of finish: does what can be done without waiting; true once the
+  /// call is complete (ws.combine and ws.blocks set). Throws on failure; the engine records
+  /// the error for finish.
+  virtual bool do_progress(Workspace& ws) = 0;
+  /// The method's own scratch for a workspace it is to serve (Workspace::scratch_as), made
+  /// once per workspace; nullptr (the default) for a method that needs none.
+  virtual std::unique_ptr<MethodScratch> make_scratch() const;
+  /// Lets go of the call's requests (they complete, or not, without us): frees them all
+  /// by default.
   virtual void release_requests(Workspace& ws) noexcept;
 
 private:
@@ -173,7 +184,8 @@ private:
   /// error), and every later start throws Error(state): the messages of the calls given up
   /// on may still arrive and would be taken for a later call's.
   void abandon(const std::string& why) noexcept;
-  void advance_calls() noexcept;  // this method's calls, in start order, while they complete
+  void bind(Workspace& ws);        // ws serves this method from now on, with scratch of its own
+  void progress_calls() noexcept;  // this method's calls, in start order, while they complete
   void unlink_busy() noexcept;
 
   std::string abandoned_;  // why the calls were given up on; empty while the method works

@@ -41,6 +41,8 @@ struct NeighborExchange::Scratch final : MethodScratch {
   bool blocks_posted = false;  // the second collective is posted (ws.requests.back())
 };
 
+std::unique_ptr<MethodScratch> NeighborExchange::make_scratch() const { return std::make_unique<Scratch>(); }
+
 NeighborExchange::NeighborExchange(const ExchangeInputs& in)
     : RoutedExchange(in), silent_(in.plan.global_shared_ids == 0),
       graph_(neighbor_graph(in.comm, routes_.neighbor_ranks)), blocks_(graph_.get(), in.messages.timeout) {}
@@ -49,7 +51,7 @@ std::vector<int> NeighborExchange::awaited(const Workspace& ws) const {
   return ws.done ? std::vector<int>{} : routes_.neighbor_ranks;
 }
 
-void NeighborExchange::begin(Workspace& ws) {
+void NeighborExchange::do_start(Workspace& ws) {
   Scratch& sc = ws.scratch_as<Scratch>();
   const std::size_t nn = routes_.neighbor_ranks.size();
   std::size_t row = ws.kernels ? ws.info.k * ws.kernels->value_size : 0;
@@ -102,7 +104,7 @@ void NeighborExchange::post_blocks(Workspace& ws, Scratch& sc) {
   std::size_t total = 0;
   for (std::size_t j = 0; j < nn; ++j) total += sc.recv_bytes[j] = sc.heard[j].bytes;
   // Lengths a neighbour announced fit this MPI's counts whenever the calls agree (they are
-  // this rank's own lengths then, checked in begin).
+  // this rank's own lengths then, checked in do_start).
   sc.counts.lay_out(sc.send_bytes, sc.recv_bytes);
   ws.recv.resize(total);
   post_neighbor_alltoall(ws.send.data(), ws.recv.data(), sc.counts, blocks_.get(), ws.requests);
@@ -120,7 +122,7 @@ void NeighborExchange::post_blocks_in_order() {
   }
 }
 
-bool NeighborExchange::advance(Workspace& ws) {
+bool NeighborExchange::do_progress(Workspace& ws) {
   post_blocks_in_order();
   Scratch& sc = ws.scratch_as<Scratch>();
   if (!sc.blocks_posted || !test_all(ws.requests, "neighbor collective")) return false;

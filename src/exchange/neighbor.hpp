@@ -26,8 +26,9 @@ public:
 
 private:
   struct Scratch;
-  void begin(Workspace& ws) override;
-  bool advance(Workspace& ws) override;
+  void do_start(Workspace& ws) override;
+  bool do_progress(Workspace& ws) override;
+  std::unique_ptr<MethodScratch> make_scratch() const override;
   /// Posts the blocks' collective of every call in flight whose announcements are in, in
   /// start order, stopping at the first whose are not.
   void post_blocks_in_order();

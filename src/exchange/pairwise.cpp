@@ -10,17 +10,27 @@
 
 namespace gsr::detail {
 
+struct PairwiseExchange::Scratch final : MethodScratch {
+  int tag = 0;                       // this call's message tag (CallTags)
+  std::vector<MPI_Status> statuses;  // of the requests, when do_progress takes them all at once
+  std::vector<std::byte> overflow;   // where a message longer than expected lands
+
+  std::size_t bytes() const noexcept override { return overflow.capacity() + statuses.capacity() * sizeof(MPI_Status); }
+};
+
 PairwiseExchange::PairwiseExchange(const ExchangeInputs& in)
     : RoutedExchange(in), comm_(in.comm), chunk_bytes_(in.messages.chunk_bytes) {}
 
+std::unique_ptr<MethodScratch> PairwiseExchange::make_scratch() const { return std::make_unique<Scratch>(); }
+
 std::vector<int> PairwiseExchange::awaited(const Workspace& ws) const {
   // A neighbour whose head has arrived is not awaited, though the call has not taken it
-  // yet (advance takes all heads at once when it can).
+  // yet (do_progress takes all heads at once when it can).
   std::vector<int> ranks;
   for (std::size_t j = 0; j < routes_.neighbor_ranks.size(); ++j) {
     if (ws.blocks.size() <= 1 + j || ws.blocks[1 + j]) continue;
     int arrived = 0;
-    if (j < ws.head_receives && ws.requests[j] != MPI_REQUEST_NULL)
+    if (j < ws.requests.size() && ws.requests[j] != MPI_REQUEST_NULL)
       MPI_Request_get_status(ws.requests[j], &arrived, MPI_STATUS_IGNORE);
     if (!arrived) ranks.push_back(routes_.neighbor_ranks[j]);
   }
@@ -40,27 +50,27 @@ namespace {
 std::size_t receive_room(std::size_t expected, std::size_t head) { return std::max(expected, head); }
 }  // namespace
 
-std::byte* PairwiseExchange::open(Workspace& ws, std::size_t bytes) {
+std::byte* PairwiseExchange::do_prepare(Workspace& ws, std::size_t bytes) {
   // The receives before the gather, so that the messages land in place as they arrive.
+  Scratch& sc = ws.scratch_as<Scratch>();
   const std::size_t nn = routes_.neighbor_ranks.size();
   const std::size_t row = ws.kernels ? ws.info.k * ws.kernels->value_size : 0;
   const std::size_t head = message_head_bytes(chunk_bytes_);
   std::size_t room = 0;
   for (std::size_t j = 0; j < nn; ++j) room += receive_room(routes_.message_bytes(j, row), head);
-  ws.tag = CallTags::of(ws.info.call);
+  sc.tag = CallTags::of(ws.info.call);
   ws.recv.resize(room);
   // Room for one send per neighbour after the receives too, and for the statuses of all.
   ws.requests.assign(nn, MPI_REQUEST_NULL);
   ws.requests.reserve(2 * nn);
-  ws.head_receives = nn;
-  ws.statuses.resize(2 * nn);
+  sc.statuses.resize(2 * nn);
   try {
     std::byte* in = ws.recv.data();
     for (std::size_t j = 0; j < nn; ++j) {
-      post_receive(in, head, routes_.neighbor_ranks[j], ws.tag, comm_, ws.requests[j]);
+      post_receive(in, head, routes_.neighbor_ranks[j], sc.tag, comm_, ws.requests[j]);
       in += receive_room(routes_.message_bytes(j, row), head);
     }
-    if (!whole_route(routes_) || bytes == 0) return Exchange::open(ws, bytes);
+    if (!whole_route(routes_) || bytes == 0) return Exchange::do_prepare(ws, bytes);
     ws.send.resize(sizeof(MessageHeader) + bytes);
     return ws.send.data() + sizeof(MessageHeader);
   } catch (...) {
@@ -69,8 +79,9 @@ std::byte* PairwiseExchange::open(Workspace& ws, std::size_t bytes) {
   }
 }
 
-void PairwiseExchange::begin(Workspace& ws) {
+void PairwiseExchange::do_start(Workspace& ws) {
   // A rank whose arguments were bad sends every neighbour a header saying so.
+  const int tag = ws.scratch_as<Scratch>().tag;
   const std::size_t nn = routes_.neighbor_ranks.size();
   const std::size_t row = ws.kernels ? ws.info.k * ws.kernels->value_size : 0;
   const MessageHeader header = MessageHeader::of(ws.info, ws.kernels ? HeaderStatus::ok : HeaderStatus::own_failure);
@@ -80,17 +91,17 @@ void PairwiseExchange::begin(Workspace& ws) {
   ws.blocks.assign(nn + 1, nullptr);  // nullptr: neighbour j's message not yet received
   ws.blocks[0] = ws.own;
   try {
-    ws.send.resize(total);  // the same size if the partials were gathered into it (open)
+    ws.send.resize(total);  // the same size if the partials were gathered into it (do_prepare)
     std::byte* out = ws.send.data();
     if (row > 0 && whole_route(routes_) && ws.own == out + sizeof(MessageHeader)) {
-      // The partials were gathered in place (open): only the header is missing.
+      // The partials were gathered in place (do_prepare): only the header is missing.
       std::memcpy(out, &header, sizeof header);
-      post_call_message(out, total, routes_.neighbor_ranks[0], ws.tag, comm_, ws.requests, chunk_bytes_);
+      post_call_message(out, total, routes_.neighbor_ranks[0], tag, comm_, ws.requests, chunk_bytes_);
       return;
     }
     for (std::size_t j = 0; j < nn; ++j) {
       std::byte* end = routes_.pack(j, header, ws.own, row, out);
-      post_call_message(out, static_cast<std::size_t>(end - out), routes_.neighbor_ranks[j], ws.tag, comm_, ws.requests,
+      post_call_message(out, static_cast<std::size_t>(end - out), routes_.neighbor_ranks[j], tag, comm_, ws.requests,
                         chunk_bytes_);
       out = end;
     }
@@ -100,10 +111,11 @@ void PairwiseExchange::begin(Workspace& ws) {
   }
 }
 
-bool PairwiseExchange::advance(Workspace& ws) {
+bool PairwiseExchange::do_progress(Workspace& ws) {
   // Each neighbour's head lands where its receive was posted; a tail, if any, is probed
   // (exchange/protocol.hpp): a neighbour that disagrees about the call may send more than
   // this rank expects.
+  Scratch& sc = ws.scratch_as<Scratch>();
   const std::size_t nn = routes_.neighbor_ranks.size();
   const std::size_t row = ws.kernels ? ws.info.k * ws.kernels->value_size : 0;
   const std::size_t head_limit = message_head_bytes(chunk_bytes_);
@@ -115,7 +127,7 @@ bool PairwiseExchange::advance(Workspace& ws) {
   const bool heads_only = ws.requests.size() == 2 * nn;
   std::size_t taking = nn;  // the neighbour whose message is being taken
   try {
-    if (heads_only && !test_all(ws.requests, "gs message exchange", ws.statuses.data())) return false;
+    if (heads_only && !test_all(ws.requests, "gs message exchange", sc.statuses.data())) return false;
     bool all_received = true;
     std::byte* in = ws.recv.data();
     for (std::size_t j = 0; j < nn; ++j) {
@@ -125,12 +137,12 @@ bool PairwiseExchange::advance(Workspace& ws) {
         taking = j;
         std::optional<std::size_t> head;
         if (heads_only)
-          head = bytes_of(ws.statuses[j]);
+          head = bytes_of(sc.statuses[j]);
         else
           head = test_receive(ws.requests[j], "gs message receive");
         if (head) {
-          const std::byte* got = complete_received_head(comm_, routes_.neighbor_ranks[j], ws.tag, in, *head, room,
-                                                        length, ws.overflow, ws.info, ws.check, chunk_bytes_);
+          const std::byte* got = complete_received_head(comm_, routes_.neighbor_ranks[j], sc.tag, in, *head, room,
+                                                        length, sc.overflow, ws.info, ws.check, chunk_bytes_);
           ws.blocks[1 + j] = got + sizeof(MessageHeader);
         } else {
           all_received = false;
@@ -138,7 +150,7 @@ bool PairwiseExchange::advance(Workspace& ws) {
       }
       in += room;
     }
-    if (!all_received || (!heads_only && !test_all(ws.sends(), "gs message send"))) return false;
+    if (!all_received || (!heads_only && !test_all(sends(ws), "gs message send"))) return false;
   } catch (...) {
     // The call ends here (its error goes to the caller): the other receives must not stay
     // posted into buffers a later call reuses, nor the tails of heads taken by the
@@ -147,14 +159,25 @@ bool PairwiseExchange::advance(Workspace& ws) {
     if (heads_only)
       for (std::size_t k = taking + 1; k < nn; ++k)
         if (!ws.blocks[1 + k])
-          drop_tail(comm_, routes_.neighbor_ranks[k], ws.tag, ws.statuses[k], ws.overflow, chunk_bytes_);
+          drop_tail(comm_, routes_.neighbor_ranks[k], sc.tag, sc.statuses[k], sc.overflow, chunk_bytes_);
     throw;
   }
   return combine_blocks(ws);
 }
 
 void PairwiseExchange::drain_receives(Workspace& ws) noexcept {
-  drain_head_receives(comm_, routes_.neighbor_ranks, ws.tag, ws.receives(), ws.overflow, chunk_bytes_);
+  Scratch& sc = ws.scratch_as<Scratch>();
+  drain_head_receives(comm_, routes_.neighbor_ranks, sc.tag, receives(ws), sc.overflow, chunk_bytes_);
+}
+
+void PairwiseExchange::release_requests(Workspace& ws) noexcept {
+  for (MPI_Request& request : receives(ws))
+    if (request != MPI_REQUEST_NULL) {
+      MPI_Cancel(&request);  // no message may come; the buffer is kept in case one does
+      MPI_Request_free(&request);
+    }
+  for (MPI_Request& request : sends(ws))
+    if (request != MPI_REQUEST_NULL) MPI_Request_free(&request);
 }
 
 }  // namespace gsr::detail

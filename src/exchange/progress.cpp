@@ -1,7 +1,7 @@
 // exchange/progress.cpp — the progress engine of exchange.hpp: each method keeps its calls
 // in flight in start order (an intrusive list through Workspace), and a list of the methods
 // that have calls in flight (an intrusive list through Exchange): at MPI_THREAD_MULTIPLE one
-// list per thread, of the calls it started, which it alone advances, so threads with
+// list per thread, of the calls it started, on which it alone makes progress, so threads with
 // handles of their own never touch each other's lists; below it one list for the process,
 // as only one thread at a time is inside gsr and a call may be started on one thread and
 // waited for on another. Nothing here allocates but giving up on calls (abandon).
@@ -30,7 +30,7 @@ Exchange*& busy_methods() noexcept {
 
 /// What MPI may still touch of a call given up on.
 struct Remains {
-  std::vector<std::byte> send, recv, overflow, partials;
+  std::vector<std::byte> send, recv, partials;
   std::vector<MPI_Request> requests;
   std::unique_ptr<MethodScratch> scratch;
 };
@@ -38,9 +38,16 @@ struct Remains {
 
 Exchange::~Exchange() { unlink_busy(); }
 
-std::byte* Exchange::open(Workspace& ws, std::size_t bytes) {
+std::byte* Exchange::do_prepare(Workspace& ws, std::size_t bytes) {
   ws.partials.resize(bytes);
   return ws.partials.data();
+}
+
+std::unique_ptr<MethodScratch> Exchange::make_scratch() const { return nullptr; }
+
+void Exchange::bind(Workspace& ws) {
+  ws.scratch = make_scratch();
+  ws.exchange = this;
 }
 
 void Exchange::unlink_busy() noexcept {
@@ -61,8 +68,8 @@ std::byte* Exchange::prepare(Workspace& ws, std::size_t bytes) {
                                       "this handle gave up waiting in an earlier call and cannot "
                                       "make more; free it (that call: " +
                                       abandoned_ + ")");
-  ws.head_receives = 0;
-  return open(ws, bytes);
+  if (ws.exchange != this) bind(ws);
+  return do_prepare(ws, bytes);
 }
 
 void Exchange::start(Workspace& ws) {
@@ -73,7 +80,7 @@ void Exchange::start(Workspace& ws) {
   Exchange*& busy = busy_methods();
   const bool others_in_flight = busy != nullptr;
   try {
-    begin(ws);
+    do_start(ws);
   } catch (...) {
     ws.done = true;
     throw;
@@ -89,16 +96,16 @@ void Exchange::start(Workspace& ws) {
     busy_list_ = &busy;
   }
   last_in_flight_ = &ws;
-  // Starting a call advances the others in flight; alone, this one has just been begun and
-  // its wait will advance it.
+  // Starting a call makes progress on the others in flight; alone, this one has just been
+  // started and its wait will make progress on it.
   if (others_in_flight) progress_all();
 }
 
-void Exchange::advance_calls() noexcept {
+void Exchange::progress_calls() noexcept {
   while (Workspace* ws = first_in_flight_) {
     bool complete = true;
     try {
-      complete = advance(*ws);
+      complete = do_progress(*ws);
     } catch (...) {
       ws->error = std::current_exception();
     }
@@ -115,8 +122,8 @@ void Exchange::advance_calls() noexcept {
 
 void Exchange::progress_all() noexcept {
   for (Exchange* method = busy_methods(); method;) {
-    Exchange* next = method->next_busy_;  // advance_calls may unlink `method`
-    method->advance_calls();
+    Exchange* next = method->next_busy_;  // progress_calls may unlink `method`
+    method->progress_calls();
     method = next;
   }
 }
@@ -167,12 +174,7 @@ void Exchange::wait_watched(Workspace& ws, WaitWatch& watch) {
 }
 
 void Exchange::release_requests(Workspace& ws) noexcept {
-  for (MPI_Request& request : ws.receives())
-    if (request != MPI_REQUEST_NULL) {
-      MPI_Cancel(&request);  // no message may come; the buffer is kept in case one does
-      MPI_Request_free(&request);
-    }
-  for (MPI_Request& request : ws.sends())
+  for (MPI_Request& request : ws.requests)
     if (request != MPI_REQUEST_NULL) MPI_Request_free(&request);
 }
 
@@ -184,13 +186,12 @@ void Exchange::abandon(const std::string& why) noexcept {
     // whose request cannot be freed): its buffers, scratch (a collective's counts) and
     // requests outlive the handle in the keeper. The handle makes no more calls.
     try {
-      keep_until_exit(Remains{std::move(ws->send), std::move(ws->recv), std::move(ws->overflow),
-                              std::move(ws->partials), std::move(ws->requests), std::move(ws->scratch)});
+      keep_until_exit(Remains{std::move(ws->send), std::move(ws->recv), std::move(ws->partials),
+                              std::move(ws->requests), std::move(ws->scratch)});
     } catch (...) {
       // Out of memory for the keeper's note: the buffers go with the handle after all.
     }
     ws->requests.clear();
-    ws->head_receives = 0;
     try {
       ws->error =
           std::make_exception_ptr(Error(ErrorCode::state, ws->info.where() +

@@ -151,7 +151,7 @@ const std::byte* complete_received_head(MPI_Comm comm, int peer, int tag, std::b
 
 /// The tag of a handle's call, from its call number. Each call gets its own, so the
 /// messages of requests in flight together never match each other's receives (whether
-/// posted when a call opens or probed when the rank advances, in whatever order the caller
+/// posted when a call is prepared or probed as it progresses, in whatever order the caller
 /// waits), even when calls of different sizes go to different methods of one handle (auto's
 /// table). Every rank numbers the calls alike. MPI guarantees tags up to 32767; tags below
 /// the base are left to setup messages.

@@ -36,13 +36,13 @@ int model_choice(const std::vector<double>& predicted) {
 std::vector<double> time_exchanges(const std::vector<Exchange*>& exchanges, const CallPath& call, MPI_Comm comm,
                                    int* timed_calls) {
   const std::size_t count = exchanges.size();
-  // One workspace per exchange, as the handle keeps a slot per method.
+  // One workspace per exchange (its first call binds it, exchange.hpp), as the handle
+  // keeps a slot per method.
   std::vector<Workspace> spaces(count);
   std::vector<std::vector<double>> each(count);
   for (std::size_t i = 0; i < count; ++i) {
     spaces[i].info = CallInfo{Domain::float64, Op::add, Transpose::no, 1, false};
     spaces[i].kernels = find_kernels(Domain::float64, Op::add);
-    spaces[i].exchange = exchanges[i];
   }
   // One call of every exchange in turn; `timed`: keep its time.
   auto round = [&](bool timed) {
@@ -51,7 +51,7 @@ std::vector<double> time_exchanges(const std::vector<Exchange*>& exchanges, cons
       Workspace& ws = spaces[i];
       ++ws.info.call;  // a tag of its own (CallTags)
       const double begin = MPI_Wtime();
-      call(ws);
+      call(*exchanges[i], ws);
       if (timed) each[i].push_back(MPI_Wtime() - begin);
     }
   };

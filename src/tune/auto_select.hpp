@@ -85,9 +85,9 @@ struct AutoChoice {
 
 /// One whole call of the handle's own per-call path (the local gather, the exchange, the
 /// groups held alone, the fold and scatter) on a scratch array of the handle's entries,
-/// through ws.exchange, as ws.info says (numbered) with ws.kernels. The handle (core/)
+/// through `exchange`, as ws.info says (numbered) with ws.kernels. The handle (core/)
 /// supplies it, so auto times the code a call runs, not a copy of it.
-using CallPath = std::function<void(Workspace& ws)>;
+using CallPath = std::function<void(Exchange& exchange, Workspace& ws)>;
 
 /// Collective over inputs.comm. Every candidate is built through the registry; the
 /// contenders are timed through `call`.
