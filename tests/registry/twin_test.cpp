@@ -1,8 +1,8 @@
 // twin_test.cpp — a method added by a test build (twin_method.hpp) is picked up by what
 // lists methods: the registry's names, a setup that names it, the method table, auto's
 // candidates and the cost model. The method-parameterized tests linked into this program
-// run it as one of theirs (differential, copy consistency, the simulation against the
-// handle), and gsr-check built with it takes --method twin (CMakeLists.txt).
+// run it as one of theirs (copy consistency, the simulation against the handle), and
+// gsr-check built with it takes --method twin (CMakeLists.txt).
 #include "twin_method.hpp"
 
 #include "tune/cost_model.hpp"
