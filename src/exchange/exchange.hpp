@@ -172,8 +172,9 @@ protected:
   /// the error for finish.
   virtual bool do_progress(Workspace& ws) = 0;
   /// The method's own scratch for a workspace it is to serve (Workspace::scratch_as), made
-  /// once per workspace; nullptr (the default) for a method that needs none.
-  virtual std::unique_ptr<MethodScratch> make_scratch() const;
+  /// once per workspace. Every method makes one (a plain MethodScratch if it needs nothing
+  /// of its own), so scratch_as never meets an empty workspace.
+  virtual std::unique_ptr<MethodScratch> make_scratch() const = 0;
   /// Lets go of the call's requests (they complete, or not, without us): frees them all
   /// by default.
   virtual void release_requests(Workspace& ws) noexcept;

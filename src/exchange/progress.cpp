@@ -43,8 +43,6 @@ std::byte* Exchange::do_prepare(Workspace& ws, std::size_t bytes) {
   return ws.partials.data();
 }
 
-std::unique_ptr<MethodScratch> Exchange::make_scratch() const { return nullptr; }
-
 void Exchange::bind(Workspace& ws) {
   ws.scratch = make_scratch();
   ws.exchange = this;

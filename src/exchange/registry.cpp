@@ -59,7 +59,8 @@ std::atomic<bool> closed{false};
 }  // namespace
 
 std::span<const MethodEntry> method_registry() noexcept {
-  closed.store(true, std::memory_order_release);
+  // Written once, so that readers on many threads do not share a line they all write.
+  if (!closed.load(std::memory_order_relaxed)) closed.store(true, std::memory_order_release);
   return entries();
 }
 

@@ -2,7 +2,7 @@
 // name, how each is built, and what the cost model and the plan simulation need to know of
 // it (its MethodTerms). Automatic selection, the handle, the model, the tools and the tests
 // all list and build methods through it; a test build may add a method of its own
-// (register_method) and sees every one of them pick it up (tests/methods/twin_method.cpp).
+// (register_method) and sees every one of them pick it up (tests/registry/twin_method.cpp).
 #pragma once
 
 #include "exchange/exchange.hpp"
@@ -74,8 +74,9 @@ const MethodEntry& method_entry(Method m);
 
 /// Adds a method after the built-in ones, for a test build or an experiment (the public
 /// Method codes are fixed by the C and Fortran ABI; a method added here has a code of its
-/// own, above theirs). Only before the registry is first read, e.g. at static
-/// initialisation. Throws Error(invalid_argument) for a code or name already taken,
+/// own, above theirs). Only on one thread before the registry is first read, e.g. at
+/// static initialisation; the name must be a literal (the C API hands it out as a C
+/// string). Throws Error(invalid_argument) for a code or name already taken,
 /// Method::automatic, "auto", an empty name or no build function; Error(state) for a
 /// method registered after the first read.
 void register_method(const MethodEntry& entry);

@@ -47,6 +47,7 @@ struct MethodPlans {
   std::uint64_t allreduce_slots = 0;  // a dense method (allreduce): its array's slots (header excluded)
 };
 
+/// Throws Error(invalid_argument) for a code the registry does not know (automatic included).
 MethodPlans simulate(Method method, const Sharing& sharing);
 
 /// ceil(log2 p): the crystal router's stage bound and allreduce's rounds.

@@ -64,7 +64,8 @@ struct CostModel {
   /// `k` components, `entries` local entries and `shared_groups` shared groups.
   /// `separate_arrays`: gs_many's k arrays, which the local pass walks one at a time (k
   /// passes of one component, each at g of the call's whole working set, k = 1) instead of
-  /// k interleaved components.
+  /// k interleaved components. Throws Error(invalid_argument) for a code the registry does
+  /// not know (automatic included).
   double predict(Method method, const std::vector<StageStats>& stages, std::size_t value_bytes, std::size_t k = 1,
                  std::size_t entries = 0, std::size_t shared_groups = 0, bool separate_arrays = false) const;
   /// The local pass alone: n (c_entry + c_value k) g(W).
