@@ -78,7 +78,7 @@ module gsr
 
   public :: gs_setup, gs_setup_ext, gs_unique, gs_free
   public :: gs_op, gs_vec, gs_op_vec, gs_many, gs_op_many
-  public :: igs_op, igs_vec, igs_op_vec, igs_many, igs_op_many, gs_op_wait, gs_wait
+  public :: igs_op, igs_vec, igs_op_vec, igs_many, igs_op_many, gs_op_wait, gs_wait, gsr_progress
   public :: gsr_set_error_mode, gsr_get_error_mode, gsr_last_error, gsr_last_error_message
   public :: gsr_clear_error, gsr_method_name
   public :: gsr_get_last_error_message, gsr_get_method_name
@@ -195,6 +195,10 @@ module gsr
 
     subroutine c_clear_error() bind(c, name='gsr_f_clear_error')
     end subroutine
+
+    integer(c_int) function c_progress() bind(c, name='gsr_f_progress')
+      import :: c_int
+    end function
 
     type(c_ptr) function c_method_name(handle) bind(c, name='gsr_f_method_name')
       import :: c_int, c_ptr
@@ -403,6 +407,16 @@ contains
   subroutine gs_wait(request)
     integer, intent(in) :: request
     call c_wait(request, 'gs_wait'//c_null_char)
+  end subroutine
+
+  !> Advances every call in flight on this thread without blocking (gsr_progress in C):
+  !> call it now and then from long work between igs_* and gs_wait so that the messages
+  !> travel meanwhile. done: .true. when no call waits for other ranks any more.
+  subroutine gsr_progress(done)
+    logical, intent(out), optional :: done
+    integer(c_int) :: all_done
+    all_done = c_progress()
+    if (present(done)) done = all_done /= 0
   end subroutine
 
   ! ---- errors and introspection --------------------------------------------------------

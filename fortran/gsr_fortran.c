@@ -336,6 +336,13 @@ struct gs_data *gsr_f_handle_data(int h, const char *call) {
   return find_handle(h, call);
 }
 
+int gsr_f_progress(void) {
+  c_call_begin("gsr_progress");
+  const int done = gsr_progress();
+  c_call_end();
+  return done;
+}
+
 const char *gsr_f_method_name(int h) {
   const char *call = "gsr_method_name";
   struct gs_data *gsh = find_handle(h, call);

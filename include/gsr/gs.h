@@ -106,6 +106,10 @@ void igs_vec(void *u, unsigned k, gs_dom dom, gs_op op, unsigned transpose, stru
 void igs_many(void *const *u, unsigned k, gs_dom dom, gs_op op, unsigned transpose, struct gs_data *gsh, buffer *buf,
               int *handle);
 void gs_wait(int handle);
+/* Advances every call in flight on this thread without blocking (gsr, not gslib): call it
+ * now and then from long work between igs* and gs_wait so that the messages travel
+ * meanwhile. Returns 1 when no call waits for other ranks any more, else 0 (also on error). */
+int gsr_progress(void);
 
 void gs_unique(slong *id, uint n, const struct comm *comm);
 void gs_free(struct gs_data *gsh);

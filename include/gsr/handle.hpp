@@ -244,6 +244,15 @@ private:
   std::shared_ptr<detail::HandleState> state_;
 };
 
+/// Makes progress on every gather-scatter call in flight on this thread, of every handle,
+/// without blocking; returns true when none of them waits for other ranks any more (their
+/// waits will not block). MPI moves a message only while the ranks are inside MPI, so a
+/// computation between start and wait hides the messages only if it calls this now and
+/// then (a handle's own local work does: docs/methods.md, "Overlap"). With nothing in
+/// flight it tests an empty list. Throws Error(state) below MPI_THREAD_MULTIPLE while
+/// another thread is inside gsr.
+bool progress();
+
 /// Negates every entry of each group except one (collective). The kept entry: on the
 /// owning rank, the first unflagged entry in index order (the first if all are flagged);
 /// the owner, among the ranks that hold the id unflagged (all holders if none does),

@@ -397,6 +397,12 @@ void igs_many(void* const* u, unsigned k, gs_dom dom, gs_op op, unsigned transpo
   });
 }
 
+int gsr_progress(void) {
+  int done = 0;
+  guarded("gsr_progress", MPI_COMM_WORLD, [&] { done = gsr::progress() ? 1 : 0; });
+  return done;
+}
+
 void gs_wait(int handle) {
   LiveHandle* h = nullptr;
   std::optional<gsr::Request>* request = gsr::capi::find_request(handle, h);

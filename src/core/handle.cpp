@@ -44,18 +44,45 @@ const EntryMap& receiving(const Plan& plan, Transpose t) noexcept {
   exchange.start(ws);
 }
 
+// MPI moves a message only while the ranks are inside MPI: MPICH copies a message into the
+// receiver, and answers a large one's handshake, in its progress engine. So the messages a
+// call has started travel during its local pass only if the pass stops now and then to make
+// progress, every progress_stride_bytes of the values it touches (8 times for gs on 8^3
+// elements of order 7; docs/performance.md, "Overlap"). With no call in flight a stop tests
+// an empty list.
+inline constexpr std::size_t progress_stride_bytes = 256 * 1024;
+
 [[gnu::always_inline]] inline void reduce_alone_here(const Plan& plan, const Workspace& ws, const DataRef& data,
                                                      std::size_t prefetch_from_bytes) {
   const Kernels& kernels = *ws.kernels;
-  const std::size_t shared = plan.shared_groups;
-  if (plan.all_entries.rows() > shared)
-    kernels.reduce_local(data, contributing(plan, ws.info.transpose), receiving(plan, ws.info.transpose), shared,
-                         plan.all_entries.rows());
-  const index_t* const prefetch_end = plan.n * ws.info.k * kernels.value_size >= prefetch_from_bytes
-                                          ? plan.fixed_entries.data() + plan.fixed_entries.size()
-                                          : nullptr;
-  for (const Plan::FixedRun& run : plan.fixed_runs)
+  const std::size_t entry_bytes = ws.info.k * kernels.value_size;
+  const std::size_t stride = std::max<std::size_t>(1, progress_stride_bytes / entry_bytes);
+  const std::size_t shared = plan.shared_groups, rows = plan.all_entries.rows();
+  if (rows > shared) {
+    const EntryMap& contrib = contributing(plan, ws.info.transpose);
+    const EntryMap& receive = receiving(plan, ws.info.transpose);
+    const auto& offsets = plan.all_entries.offsets;
+    for (std::size_t g = shared; g < rows;) {
+      // Up to the first row that begins a stride of entries past row g, at least one row.
+      const auto next =
+          std::lower_bound(offsets.begin() + static_cast<std::ptrdiff_t>(g) + 1, offsets.end(), offsets[g] + stride);
+      const std::size_t end = std::min(static_cast<std::size_t>(next - offsets.begin()), rows);
+      kernels.reduce_local(data, contrib, receive, g, end);
+      g = end;
+      if (g < rows) Exchange::progress_all();
+    }
+  }
+  const index_t* const prefetch_end =
+      plan.n * entry_bytes >= prefetch_from_bytes ? plan.fixed_entries.data() + plan.fixed_entries.size() : nullptr;
+  std::size_t since_progress = 0;
+  for (const Plan::FixedRun& run : plan.fixed_runs) {
     kernels.reduce_fixed(data, run.size, plan.fixed_entries.data() + run.first, run.groups, prefetch_end);
+    since_progress += run.size * run.groups;
+    if (since_progress >= stride) {
+      Exchange::progress_all();
+      since_progress = 0;
+    }
+  }
 }
 
 [[gnu::always_inline]] inline void fold_and_scatter_here(const Plan& plan, const Workspace& ws, const DataRef& data) {
@@ -311,6 +338,12 @@ Request Handle::start_many(void* const* arrays, std::size_t k, Domain dom, Op op
   detail::DataRef data{nullptr, arrays, k, true};
   const std::size_t slot = s.start(data, 0, detail::CallInfo{dom, op, t, k, true});
   return Request(state_, slot);
+}
+
+bool progress() {
+  const detail::ThreadEntry entry(nullptr);
+  detail::Exchange::progress_all();
+  return !detail::Exchange::any_in_flight();
 }
 
 std::size_t Handle::size() const noexcept { return state_ ? state_->plan.n : 0; }

@@ -147,6 +147,8 @@ public:
 
   /// Makes progress on every call in flight on this thread, without blocking.
   static void progress_all() noexcept;
+  /// Whether a call started on this thread still waits for messages or a collective.
+  static bool any_in_flight() noexcept;
 
   /// Why this method gave up waiting in a call; empty while it works.
   const std::string& abandoned() const noexcept { return abandoned_; }

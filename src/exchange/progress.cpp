@@ -126,6 +126,8 @@ void Exchange::progress_all() noexcept {
   }
 }
 
+bool Exchange::any_in_flight() noexcept { return busy_methods() != nullptr; }
+
 void Exchange::finish(Workspace& ws, WaitWatch* watch) {
   progress_all();
   if (!ws.done && watch) wait_watched(ws, *watch);

@@ -1,8 +1,8 @@
 // Progress across handles: requests of two handles in flight at once, waited in opposite
-// orders on neighbouring ranks. With a method whose later messages are sent only while a
-// request advances (the crystal router's stages after the first, allreduce's second
-// collective), this hangs unless waiting on one handle also advances the other. Values are
-// 64-bit integers, so the expected sums are exact and derived by hand below.
+// orders on neighbouring ranks; and gsr::progress, the user's own call. With a method whose later messages are sent
+// only while a request advances (the crystal router's stages after the first, allreduce's second collective), this
+// hangs unless waiting on one handle also advances the other. Values are 64-bit integers, so the expected sums are
+// exact and derived by hand below.
 #include "world.hpp"
 
 #include <gsr/handle.hpp>
@@ -78,6 +78,50 @@ TEST_P(Progress, TwoHandlesWaitedInOppositeOrders) {
     for (std::size_t i = 0; i < ids_b.size(); ++i)
       EXPECT_EQ(v[i], expected_sum(ids_b[i], offset_b, 3)) << "handle b, entry " << i << ", round " << round;
   }
+}
+
+// gsr::progress, called by the user between start and wait, finishes every call's messages
+// before the waits: once it says so on every rank, the even ranks wait while the odd ones
+// sit in a barrier, where no gsr code runs; a wait that still needed another rank's gsr
+// progress (the crystal router's later stages, allreduce's second collective) would hang,
+// and ctest's timeout fails it.
+TEST_P(Progress, PublicProgressFinishesTheMessagesBeforeTheWaits) {
+  gsr::SetupOptions options;
+  options.method = GetParam();
+  const std::int64_t offset_a = 0, offset_b = 1000000;
+  const std::vector<std::int64_t> ids_a = ring_ids(offset_a), ids_b = ring_ids(offset_b);
+  gsr::Handle a(ids_a, MPI_COMM_WORLD, options), b(ids_b, MPI_COMM_WORLD, options);
+  EXPECT_TRUE(gsr::progress()) << "nothing in flight";
+
+  std::vector<std::int64_t> u(ids_a.size()), v(ids_b.size()), w(2 * ids_a.size());
+  for (std::size_t i = 0; i < ids_a.size(); ++i) {
+    u[i] = value(world_rank(), ids_a[i], 1);
+    w[2 * i] = value(world_rank(), ids_a[i], 5);
+    w[2 * i + 1] = value(world_rank(), ids_a[i], 7);
+  }
+  for (std::size_t i = 0; i < ids_b.size(); ++i) v[i] = value(world_rank(), ids_b[i], 3);
+  gsr::Request ra = a.start(std::span(u), gsr::Op::add);
+  gsr::Request rw = a.start_vec(std::span(w), 2, gsr::Op::add);
+  gsr::Request rb = b.start(std::span(v), gsr::Op::add);
+  const double deadline = MPI_Wtime() + 30;
+  bool done = false;
+  while (!done && MPI_Wtime() < deadline) done = gsr::progress();
+  ASSERT_TRUE(done) << "gsr::progress did not finish the messages within 30 s";
+  EXPECT_EQ(a.pending_requests(), 2u) << "progress leaves the requests to their waits";
+
+  if (world_rank() % 2 == 1) MPI_Barrier(MPI_COMM_WORLD);
+  rb.wait();
+  ra.wait();
+  rw.wait();
+  if (world_rank() % 2 == 0) MPI_Barrier(MPI_COMM_WORLD);
+  for (std::size_t i = 0; i < ids_a.size(); ++i) {
+    EXPECT_EQ(u[i], expected_sum(ids_a[i], offset_a, 1)) << "handle a, entry " << i;
+    EXPECT_EQ(w[2 * i], expected_sum(ids_a[i], offset_a, 5)) << "handle a k=2, entry " << i;
+    EXPECT_EQ(w[2 * i + 1], expected_sum(ids_a[i], offset_a, 7)) << "handle a k=2, entry " << i;
+  }
+  for (std::size_t i = 0; i < ids_b.size(); ++i)
+    EXPECT_EQ(v[i], expected_sum(ids_b[i], offset_b, 3)) << "handle b, entry " << i;
+  EXPECT_TRUE(gsr::progress()) << "nothing in flight after the waits";
 }
 
 INSTANTIATE_TEST_SUITE_P(Methods, Progress, ::testing::ValuesIn(gsr::registered_methods()),
