@@ -109,6 +109,9 @@ struct Stats {
   std::size_t handle_bytes = 0;        // plan and maps owned by the handle
   std::size_t method_bytes = 0;        // of which the exchange methods' own plans
   std::size_t buffer_bytes = 0;        // scratch buffers currently cached by the handle
+  std::size_t call_index_bytes = 0;    // of the plan and maps (of `method`), the bytes one call
+                                       // of one double reads, each array once (the plan part
+                                       // of its memory traffic; docs/performance.md, "The bounds")
   double setup_seconds = 0;            // wall time of setup on this rank, auto included
   double auto_seconds = 0;             // part of setup_seconds spent by auto measuring
   std::vector<MethodTiming> auto_timings;

@@ -314,6 +314,7 @@ Stats describe(const Plan& plan, std::size_t n, ChosenExchange& chosen, MPI_Comm
   st.handle_bytes = sizeof(HandleState) + plan.bytes();
   for (const auto& method : chosen.exchanges) st.method_bytes += method->bytes();
   st.handle_bytes += st.method_bytes;
+  st.call_index_bytes = plan.call_bytes() + exchange.call_bytes();
   for (const HandleState::MethodRange& range : chosen.ranges) {
     const Exchange& serving = *chosen.exchanges[range.exchange];
     st.methods_by_size.push_back(SizeMethod{range.entry_bytes, serving.method(), serving.stages()});

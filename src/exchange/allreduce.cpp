@@ -131,6 +131,10 @@ std::size_t AllreduceExchange::bytes() const noexcept {
   return my_slot_.capacity() * sizeof(std::uint64_t) + combine_.bytes();
 }
 
+std::size_t AllreduceExchange::call_bytes() const noexcept {
+  return total_slots_ == 0 ? 0 : my_slot_.size() * sizeof(std::uint64_t) + combine_.call_bytes();
+}
+
 std::vector<MessageStats> AllreduceExchange::messages() const { return {}; }
 
 std::vector<int> AllreduceExchange::awaited(const Workspace&) const { return {}; }

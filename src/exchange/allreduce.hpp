@@ -39,6 +39,8 @@ public:
   std::vector<MessageStats> messages() const override;
   int neighbors() const noexcept override { return rounds_; }
   std::size_t bytes() const noexcept override;
+  /// Each group's slot and the fold map.
+  std::size_t call_bytes() const noexcept override;
   std::vector<int> awaited(const Workspace& ws) const override;
 
 private:

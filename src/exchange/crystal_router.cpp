@@ -196,6 +196,14 @@ std::size_t CrystalRouterExchange::bytes() const noexcept {
   return total;
 }
 
+std::size_t CrystalRouterExchange::call_bytes() const noexcept {
+  std::size_t total = combine_.call_bytes() + stages_.size() * sizeof(Stage);
+  for (const Stage& s : stages_)
+    total += s.sources.size() * sizeof(int) + s.source_rows.size() * sizeof(std::size_t) +
+             s.send_segment.size() * sizeof(std::uint32_t) + s.send_row.size() * sizeof(index_t);
+  return total;
+}
+
 std::vector<MessageStats> CrystalRouterExchange::messages() const {
   std::vector<MessageStats> out;
   for (std::size_t d = 0; d < stages_.size(); ++d) {

@@ -35,6 +35,8 @@ public:
   std::vector<MessageStats> messages() const override;
   int neighbors() const noexcept override { return neighbors_; }
   std::size_t bytes() const noexcept override;
+  /// The stages (every row each sends) and the fold map.
+  std::size_t call_bytes() const noexcept override;
   std::vector<int> awaited(const Workspace& ws) const override;
 
   /// One stage as seen from this rank.

@@ -144,6 +144,9 @@ public:
   virtual std::vector<MessageStats> messages() const = 0;
   virtual int neighbors() const noexcept = 0;
   virtual std::size_t bytes() const noexcept = 0;  // memory of the method's own plan
+  /// Bytes of the method's own plan that one call of one double (k = 1) reads on this rank,
+  /// each array once (Stats::call_index_bytes): its pack lists and its fold map.
+  virtual std::size_t call_bytes() const noexcept = 0;
 
   /// Makes progress on every call in flight on this thread, without blocking.
   static void progress_all() noexcept;

@@ -23,6 +23,7 @@ public:
   /// None when no rank shares an id: the calls make no collectives then.
   std::vector<StageStats> stages() const override { return silent_ ? std::vector<StageStats>{} : routes_.stages(); }
   std::vector<int> awaited(const Workspace& ws) const override;
+  std::size_t call_bytes() const noexcept override { return routes_.call_bytes(true); }
 
 private:
   struct Scratch;

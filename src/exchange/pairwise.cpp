@@ -44,6 +44,8 @@ bool whole_route(const NeighborRoutes& routes) {
 }
 }  // namespace
 
+std::size_t PairwiseExchange::call_bytes() const noexcept { return routes_.call_bytes(!whole_route(routes_)); }
+
 namespace {
 // Where neighbour j's message lands: room for the whole message this call expects, and at
 // least for the longest head any peer may send (a receive for it is posted in advance).

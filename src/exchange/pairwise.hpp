@@ -13,6 +13,8 @@ public:
 
   Method method() const noexcept override { return Method::pairwise; }
   std::vector<int> awaited(const Workspace& ws) const override;
+  /// The routes', without the message's groups when the partials are gathered in place.
+  std::size_t call_bytes() const noexcept override;
 
 private:
   struct Scratch;

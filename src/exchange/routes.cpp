@@ -96,6 +96,14 @@ std::size_t NeighborRoutes::bytes() const noexcept {
   return neighbor_ranks.capacity() * sizeof(int) + neighbor_groups.bytes() + combine.bytes();
 }
 
+std::size_t NeighborRoutes::call_bytes(bool packed) const noexcept {
+  const std::size_t nn = neighbor_ranks.size();
+  if (nn == 0) return 0;
+  using Offset = decltype(neighbor_groups.offsets)::value_type;
+  return nn * sizeof(int) + neighbor_groups.offsets.size() * sizeof(Offset) +
+         (packed ? neighbor_groups.items.size() * sizeof(index_t) : 0) + combine.call_bytes();
+}
+
 std::vector<MessageStats> NeighborRoutes::messages() const {
   std::vector<MessageStats> out;
   for (std::size_t j = 0; j < neighbor_ranks.size(); ++j) {

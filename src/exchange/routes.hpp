@@ -30,6 +30,9 @@ struct NeighborRoutes {
   std::vector<StageStats> stages() const;
   std::vector<MessageStats> messages() const;
   std::size_t bytes() const noexcept;
+  /// What one call reads of the routes (Exchange::call_bytes): the neighbours and their
+  /// rows' offsets, the groups of every message when `packed` (pack), and the fold map.
+  std::size_t call_bytes(bool packed) const noexcept;
 
 private:
   std::size_t neighbor_index(int rank) const;

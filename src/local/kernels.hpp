@@ -37,6 +37,11 @@ struct CombineMap {
     return offsets.capacity() * sizeof(std::size_t) + slot.capacity() * sizeof(std::uint32_t) +
            index.capacity() * sizeof(index_t);
   }
+  /// What one call's fold reads of the map (Stats::call_index_bytes): nothing when paired.
+  std::size_t call_bytes() const noexcept {
+    if (paired || slot.empty()) return 0;
+    return offsets.size() * sizeof(std::size_t) + slot.size() * sizeof(std::uint32_t) + index.size() * sizeof(index_t);
+  }
 };
 
 struct Kernels {

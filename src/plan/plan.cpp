@@ -13,6 +13,29 @@ std::size_t Plan::bytes() const noexcept {
              sizeof(index_t);
 }
 
+std::size_t Plan::call_bytes() const noexcept {
+  auto map_bytes = [](const EntryMap& map) {
+    return map.rows() == 0 ? 0 : (map.offsets.size() + map.items.size()) * sizeof(index_t);
+  };
+  // A flagged plan's calls gather from one map and scatter to the other, for every group.
+  if (any_flagged) return map_bytes(all_entries) + map_bytes(unflagged_entries);
+  std::size_t bytes =
+      shared_runs.size() * sizeof(SharedRun) + fixed_runs.size() * sizeof(FixedRun) +
+      (shared_fixed_rows.size() + shared_fixed_entries.size() + shared_other_rows.size() + fixed_entries.size()) *
+          sizeof(index_t);
+  // all_entries holds every group, but the calls read only the rows no run lists: shared
+  // groups of more than max_fixed_group local entries, then the large local-only groups.
+  // Each row's items and its two offsets, an offset shared by neighbouring rows once.
+  std::size_t next_offset = all_entries.rows() + 1;  // the offset the previous row ended at
+  auto add_row = [&](std::size_t r) {
+    bytes += (all_entries.row(r).size() + (r == next_offset ? 1 : 2)) * sizeof(index_t);
+    next_offset = r + 1;
+  };
+  for (const index_t r : shared_other_rows) add_row(r);
+  for (std::size_t r = shared_groups; r < all_entries.rows(); ++r) add_row(r);
+  return bytes;
+}
+
 std::size_t Plan::local_groups() const noexcept {
   std::size_t count = all_entries.rows() - shared_groups;
   for (const FixedRun& run : fixed_runs) count += run.groups;

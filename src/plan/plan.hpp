@@ -65,6 +65,10 @@ struct Plan {
   std::size_t local_groups() const noexcept;
   std::size_t active_entries() const noexcept;
   std::size_t bytes() const noexcept;
+  /// Bytes of these arrays that one call reads (Stats::call_index_bytes): nothing flagged,
+  /// the runs and their entries, and the rows of all_entries that no run lists; flagged,
+  /// both maps whole.
+  std::size_t call_bytes() const noexcept;
 };
 
 /// Builds the plan from the (possibly uniquified) ids, their order (entries_by_id) and

@@ -152,6 +152,13 @@ TEST(SeedStats, PairwiseStatistics) {
     EXPECT_EQ(st.neighbors_spread.max, 1.0);
   }
   EXPECT_GT(st.handle_bytes, 0u);
+  // What one call reads of the plan and of pairwise's routes. P = 2: one run of three shared
+  // groups of one local entry (the run, 32 bytes; the groups' rows and entries, 24), the one
+  // neighbour (its rank and its row's two offsets, 20); the partials are gathered straight
+  // into the message and the fold takes the two blocks in order, so neither the message's
+  // group list nor the fold map is read. P = 1: one run of three local pairs (24 bytes) and
+  // their six entries (24).
+  EXPECT_EQ(st.call_index_bytes, world_size() == 2 ? 76u : 48u);
   EXPECT_GE(st.memory_spread.max, st.memory_spread.min);
   if (world_rank() == 0) {
     EXPECT_NE(h.summary().find("pairwise"), std::string::npos) << h.summary();

@@ -1,5 +1,7 @@
-// tools/bench/bounds.cpp — the stream, wire and round bounds of gsr-bench.
+// tools/bench/bounds.cpp — the stream, wire, round and touch bounds of gsr-bench.
 #include "tools/bench/bounds.hpp"
+
+#include <algorithm>
 
 namespace gsr::tools::bench {
 namespace {
@@ -14,14 +16,40 @@ volatile double one = 1.0, zero = 0.0;
 
 std::size_t wire_message_bytes(std::size_t values, std::size_t k) { return header_bytes + values * k * sizeof(double); }
 
-StreamBound::StreamBound(std::size_t length) : u_(length, 0.5), a_(one), b_(zero) {}
-
-void StreamBound::operator()() {
-  double* const u = u_.data();
-  const double a = a_, b = b_;
-  for (std::size_t i = 0; i < u_.size(); ++i) u[i] = u[i] * a + b;
+void stream_pass(std::span<double> values) {
+  double* const u = values.data();
+  const double a = one, b = zero;
+  for (std::size_t i = 0; i < values.size(); ++i) u[i] = u[i] * a + b;
   // The stores must happen: tell the compiler the array escapes.
   asm volatile("" : : "r"(u) : "memory");
+}
+
+StreamBound::StreamBound(std::size_t length) : u_(length, 0.5) {}
+
+CacheLines count_lines(std::span<const unsigned char> active, std::size_t k, bool separate) {
+  const std::size_t n = active.size(), value = sizeof(double);
+  CacheLines lines;
+  if (n == 0 || k == 0) return lines;
+  lines.spanned = (n * k * value + cache_line_bytes - 1) / cache_line_bytes;
+  // Entries go up through u, array after array, so each line is met in order: a line
+  // shared by two entries (or by the end of one array and the start of the next) counts once.
+  const std::size_t arrays = separate ? k : 1, width = separate ? value : k * value;
+  std::size_t next = 0;  // the first line not yet counted
+  for (std::size_t a = 0; a < arrays; ++a)
+    for (std::size_t i = 0; i < n; ++i) {
+      if (!active[i]) continue;
+      const std::size_t begin = a * n * value + i * width, first = begin / cache_line_bytes,
+                        last = (begin + width - 1) / cache_line_bytes;
+      lines.touched += last + 1 - std::max(first, next);
+      next = last + 1;
+    }
+  return lines;
+}
+
+double touch_share(const CacheLines& lines, std::size_t plan_bytes, std::size_t n, std::size_t k) {
+  if (n == 0 || k == 0) return 0;
+  const double moved = 2.0 * cache_line_bytes * static_cast<double>(lines.touched) + static_cast<double>(plan_bytes);
+  return moved / (2.0 * sizeof(double) * static_cast<double>(n * k));
 }
 
 WireBound::WireBound(std::span<const MessageStats> messages, std::size_t k, MPI_Comm comm) {

@@ -5,8 +5,12 @@
 //   wire    exactly the messages of the pairwise plan (Stats::messages: a 16-byte header
 //           plus values * k * 8 bytes each) as raw persistent MPI requests, receives
 //           started first: no packing, no probing, no headers checked;
-//   round   one 1-value Isend/Irecv with each of the same neighbours: the latency floor.
-// Each object is one bound; operator() runs it once.
+//   round   one 1-value Isend/Irecv with each of the same neighbours: the latency floor;
+//   touch   the memory floor of a call: each line of u holding an entry the call reads or
+//           writes, read and written once, and the index bytes one call reads
+//           (Stats::call_index_bytes) read once, at the stream pass's speed. Not timed:
+//           its share of the stream pass's bytes scales the stream bound.
+// Each object is one timed bound; operator() runs it once.
 #pragma once
 
 #include <gsr/handle.hpp>
@@ -19,15 +23,36 @@
 
 namespace gsr::tools::bench {
 
+/// One in-place pass u[i] = u[i] * a + b with a = 1 and b = 0 read through volatile, so the
+/// compiler can neither fold the update away nor drop the stores: the stream bound, and the
+/// local work of the overlap probes (measure.cpp).
+void stream_pass(std::span<double> u);
+
 class StreamBound {
 public:
   explicit StreamBound(std::size_t length);
-  void operator()();
+  void operator()() { stream_pass(u_); }
 
 private:
   std::vector<double> u_;
-  double a_, b_;
 };
+
+inline constexpr std::size_t cache_line_bytes = 64;
+
+/// u's 64-byte lines for the touch bound: those that hold a value of an entry a call reads
+/// or writes, and all the lines u spans.
+struct CacheLines {
+  std::size_t touched = 0, spanned = 0;
+};
+
+/// The lines of u, n = active.size() entries of k doubles starting on a line, laid out as
+/// run_call lays them: interleaved (u[i * k + c]) or `separate`, k arrays of n back to back.
+/// `active[i]`: entry i is read or written by a call.
+CacheLines count_lines(std::span<const unsigned char> active, std::size_t k, bool separate);
+
+/// The touch bound's bytes over the stream pass's (which reads and writes all n * k values):
+/// (2 * 64 * touched lines + plan_bytes) / (2 * 8 * n * k); 0 when n = 0.
+double touch_share(const CacheLines& lines, std::size_t plan_bytes, std::size_t n, std::size_t k);
 
 class WireBound {
 public:

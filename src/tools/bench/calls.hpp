@@ -36,6 +36,9 @@ struct CallKind {
   Mode mode = Mode::blocking;
   /// "gs_vec k=3 blocking"
   std::string label() const;
+  /// gs_many's k separate arrays; else k values per entry, interleaved.
+  bool separate() const noexcept { return call == "gs_many"; }
+  std::string_view layout() const noexcept { return separate() ? "separate" : "interleaved"; }
 };
 
 /// gs k=1, gs_vec k=3, gs_many k=1 and 3, each blocking then nonblocking. (gs_vec with

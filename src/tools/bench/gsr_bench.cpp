@@ -1,5 +1,6 @@
 // tools/bench/gsr_bench.cpp — the gsr-bench command: times every exchange method (and auto)
-// against the stream, wire and round bounds on a generated box or a mesh file, or, with
+// against the stream, wire, round and touch bounds, and what its non-blocking calls hide
+// behind the caller's work, on a generated box or a mesh file, or, with
 // --check, verifies that they all give bitwise identical results; with --primitives, times
 // gsr::scatter and gsr::gather against MPI_Scatterv and MPI_Gatherv (docs/performance.md);
 // with --calibrate, measures the alpha-beta model of the machine (docs/scaling.md).
@@ -235,7 +236,7 @@ int main(int argc, char** argv) {
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   CLI::App app{
-      "gsr-bench: times every gather-scatter method against the stream, wire and round bounds "
+      "gsr-bench: times every gather-scatter method against the stream, wire, round and touch bounds "
       "(run under mpiexec; docs/performance.md)"};
   Arguments args;
   add_options(app, args);

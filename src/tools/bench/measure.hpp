@@ -1,7 +1,8 @@
 // tools/bench/measure.hpp — gsr-bench's measurement: sets up every contender, times every
-// call kind on each of them interleaved with the bounds, and returns the records (setup,
-// memory, bound, call) that the table, the JSON and the CSV are made of. Each call record
-// carries the alpha-beta model's prediction for it (tune/cost_model.hpp), slowest rank.
+// call kind on each of them interleaved with the bounds, derives the touch bounds, times the
+// overlap probes (P > 1), and returns the records (setup, memory, bound, call, overlap) that
+// the table, the JSON and the CSV are made of. Each call record carries the alpha-beta
+// model's prediction for it (tune/cost_model.hpp), slowest rank.
 #pragma once
 
 #include "tools/bench/problem.hpp"

@@ -23,7 +23,7 @@ namespace {
 using nlohmann::ordered_json;
 
 /// Every field a record can have, in the order of docs/performance.md (the CSV columns).
-constexpr std::array<const char*, 43> fields = {"kind",
+constexpr std::array<const char*, 56> fields = {"kind",
                                                 "method",
                                                 "chosen",
                                                 "call",
@@ -65,7 +65,20 @@ constexpr std::array<const char*, 43> fields = {"kind",
                                                 "probe",
                                                 "link",
                                                 "message_bytes",
-                                                "model_seconds"};
+                                                "model_seconds",
+                                                "layout",
+                                                "lines",
+                                                "u_lines",
+                                                "plan_bytes",
+                                                "touch_bound_seconds",
+                                                "touch_ratio",
+                                                "touch_overhead_seconds",
+                                                "alone_seconds",
+                                                "compute_seconds",
+                                                "together_seconds",
+                                                "wire_seconds",
+                                                "hidden_fraction",
+                                                "compute_values"};
 
 std::string utc_now() {
   const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());

@@ -17,7 +17,7 @@ namespace gsr::tools::bench {
 
 using Record = nlohmann::ordered_json;
 
-/// A record of `kind` ("call", "bound", "setup", "memory") with the problem's fields.
+/// A record of `kind` ("call", "bound", "overlap", "setup", "memory") with the problem's fields.
 Record make_record(std::string_view kind, const Problem& problem);
 
 /// Date (UTC), machine (host, CPU model from /proc/cpuinfo, CPUs), MPI library and gsr
@@ -31,8 +31,9 @@ nlohmann::ordered_json bench_document(const nlohmann::ordered_json& metadata, co
 /// can have, in the schema's order, empty where a record has none.
 std::string csv_text(const std::vector<Record>& records);
 
-/// The terminal table: bounds, then every call kind against every contender (time, ratio
-/// to stream + wire, overhead), then setup and memory.
+/// The terminal table: bounds (the touch bound per contender, k and layout), then every
+/// call kind against every contender (time, ratio to stream + wire and overhead; the same
+/// against touch + wire), the overlap probes, then setup and memory.
 std::string table_text(const nlohmann::ordered_json& metadata, const std::vector<Record>& records);
 
 /// Writes text to path; throws gsr::Error(io) naming the file if it cannot.

@@ -27,10 +27,11 @@ std::string contender_label(const Record& record) {
   return method == "auto" ? method + " -> " + text_of(record, "chosen") : method;
 }
 
+/// "gs_vec k=3"
+std::string kind_label(const Record& record) { return text_of(record, "call") + " k=" + record.at("k").dump(); }
+
 /// "gs_vec k=3 blocking"
-std::string call_label(const Record& record) {
-  return text_of(record, "call") + " k=" + record.at("k").dump() + " " + text_of(record, "mode");
-}
+std::string call_label(const Record& record) { return kind_label(record) + " " + text_of(record, "mode"); }
 
 const Record* find(const std::vector<Record>& records, const std::function<bool(const Record&)>& wanted) {
   const auto found = std::find_if(records.begin(), records.end(), wanted);
@@ -52,6 +53,37 @@ std::vector<std::string> distinct(const std::vector<Record>& records, const char
   return out;
 }
 
+/// The touch bound of every contender (their index bytes differ) for the k and layout of
+/// every call kind, a column each, and the share of u's lines a call touches.
+std::string touch_rows(const std::vector<Record>& records) {
+  std::vector<const Record*> columns;  // a call record of each call and k: its k and layout
+  for (const std::string& label : distinct(records, "call", kind_label))
+    columns.push_back(find(records, [&](const Record& r) { return r.at("kind") == "call" && kind_label(r) == label; }));
+  std::vector<std::vector<const Record*>> rows;  // per contender, its touch bound of each column
+  for (const std::string& method : distinct(records, "call", [](const Record& r) { return text_of(r, "method"); })) {
+    std::vector<const Record*>& row = rows.emplace_back();
+    for (const Record* column : columns)
+      row.push_back(find(records, [&](const Record& r) {
+        return r.at("kind") == "bound" && r.at("bound") == "touch" && text_of(r, "method") == method &&
+               r.at("k") == column->at("k") && r.at("layout") == column->at("layout");
+      }));
+  }
+  if (rows.empty() || columns.empty()) return "";
+  std::string text = cell("  %-22s", "touch");
+  for (const Record* column : columns) text += cell("%12s", kind_label(*column).c_str());
+  text += cell("%12s", "plan KiB") + cell("\n    %-20s", "lines of u touched");
+  for (const Record* touch : rows.front())  // the same for every contender
+    text += cell("%11.1f%%", 100 * number(*touch, "lines") / std::max(1.0, number(*touch, "u_lines")));
+  for (const std::vector<const Record*>& row : rows) {
+    text += cell("\n    %-20s", contender_label(*row.front()).c_str());
+    for (const Record* touch : row) text += cell("%12.2f", 1e6 * number(*touch, "median_seconds"));
+    text += cell("%12.1f", number(*row.front(), "plan_bytes") / 1024);
+  }
+  return text +
+         "\n    (the lines of u a call touches, read and written once, and the index bytes one call reads, read "
+         "once, at stream's speed)\n";
+}
+
 std::string bounds_section(const std::vector<Record>& records) {
   std::vector<ordered_json> ks;
   for (const Record& r : records)
@@ -66,7 +98,7 @@ std::string bounds_section(const std::vector<Record>& records) {
   if (const Record* round = find_bound(records, "round", nullptr))
     text += cell("\n  %-22s%10.2f  (one value to and from each neighbour)", "round",
                  1e6 * number(*round, "median_seconds"));
-  return text + "\n";
+  return text + "\n" + touch_rows(records);
 }
 
 /// A table of every call kind (rows) against every contender (columns of 28 characters),
@@ -103,6 +135,34 @@ std::string calls_section(const std::vector<Record>& records) {
                      return cell("%10.2f %7.2fx %+8.2f", 1e6 * number(r, "median_seconds"), number(r, "ratio"),
                                  1e6 * number(r, "overhead_seconds"));
                    });
+}
+
+/// The calls again, against touch + wire of their k, layout and contender.
+std::string touch_calls_section(const std::vector<Record>& records) {
+  return call_grid(records, "calls against touch + wire, us per call; x: ratio to touch + wire; +us: overhead over it",
+                   [](const Record& r) {
+                     return cell("%10.2f %7.2fx %+8.2f", 1e6 * number(r, "median_seconds"), number(r, "touch_ratio"),
+                                 1e6 * number(r, "touch_overhead_seconds"));
+                   });
+}
+
+/// Each contender's gs k=1 started, the caller's work, then waited for, against the two
+/// apart; hidden: the share of the wire bound's time the work hid, shown within [0, 1].
+std::string overlap_section(const ordered_json& metadata, const std::vector<Record>& records) {
+  std::string text = "overlap (igs, compute, wait)";
+  if (metadata.at("ranks").get<int>() == 1) return text + ": - (one rank: no messages to hide)\n";
+  text +=
+      ": gs k=1 started, a stream pass about as long as the call, then waited for;\n"
+      "  us per call, without progress calls (gsr has none); hidden: the share of the wire bound's time hidden\n";
+  text += cell("  %-22s %12s %12s %12s %12s %8s\n", "contender", "call alone", "compute", "together", "wire", "hidden");
+  for (const Record& r : records) {
+    if (r.at("kind") != "overlap") continue;
+    const double hidden = std::clamp(number(r, "hidden_fraction"), 0.0, 1.0);
+    text += cell("  %-22s %12.2f %12.2f %12.2f %12.2f %7.0f%%\n", contender_label(r).c_str(),
+                 1e6 * number(r, "alone_seconds"), 1e6 * number(r, "compute_seconds"),
+                 1e6 * number(r, "together_seconds"), 1e6 * number(r, "wire_seconds"), 100 * hidden);
+  }
+  return text;
 }
 
 /// The model's prediction for every call and contender, and measured / predicted. The
@@ -150,9 +210,10 @@ std::string header(const ordered_json& metadata, const std::vector<Record>& reco
 }  // namespace
 
 std::string table_text(const ordered_json& metadata, const std::vector<Record>& records) {
-  std::string text = header(metadata, records) + "\n" + bounds_section(records) + "\n" + calls_section(records) + "\n";
+  std::string text = header(metadata, records) + "\n" + bounds_section(records) + "\n" + calls_section(records) + "\n" +
+                     touch_calls_section(records) + "\n";
   if (metadata.contains("model")) text += model_section(metadata, records) + "\n";
-  return text + setup_section(records);
+  return text + overlap_section(metadata, records) + "\n" + setup_section(records);
 }
 
 }  // namespace gsr::tools::bench
