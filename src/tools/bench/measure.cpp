@@ -205,11 +205,15 @@ std::map<KindKey, double> add_touch_bounds(const Problem& problem, const Rounds&
   return touch;
 }
 
+/// Pieces of the overlap probes' computation with gsr::progress between them.
+constexpr std::size_t progress_pieces = 8;
+
 /// The overlap probes, on their own rounds after the main ones (their lengths come from
 /// those): every contender's gs (k = 1) started, a stream pass over an array of its own
 /// (the caller's computation) about as long as the contender's blocking gs k=1 in the main
 /// rounds (`gs_seconds`, at the speed of the stream bound `stream_seconds` over
-/// problem.entries values), then waited for; and the two alone. Adds a record per contender.
+/// problem.entries values), then waited for; the same with the pass in progress_pieces
+/// pieces and gsr::progress between them; and the two alone. Adds a record per contender.
 void add_overlap_records(const Problem& problem, const Rounds& rounds, std::vector<Contender>& contenders, double* u,
                          const std::vector<double>& gs_seconds, double stream_seconds, double wire_seconds,
                          MPI_Comm comm, std::vector<Record>& records) {
@@ -230,10 +234,21 @@ void add_overlap_records(const Problem& problem, const Rounds& rounds, std::vect
       stream_pass(computation);
       request.wait();
     });
+    group.push_back([handle, values, computation] {
+      Request request = handle->start(values, Op::add);
+      const std::size_t piece = (computation.size() + progress_pieces - 1) / progress_pieces;
+      for (std::size_t at = 0; at < computation.size(); at += piece) {
+        stream_pass(computation.subspan(at, std::min(piece, computation.size() - at)));
+        gsr::progress();
+      }
+      request.wait();
+    });
   }
   const std::vector<double> seconds = time_rounds({group}, rounds, comm);
   for (std::size_t c = 0; c < contenders.size(); ++c) {
-    const double compute = seconds[3 * c], alone = seconds[3 * c + 1], together = seconds[3 * c + 2];
+    const double compute = seconds[4 * c], alone = seconds[4 * c + 1], together = seconds[4 * c + 2],
+                 with_progress = seconds[4 * c + 3];
+    auto hidden = [&](double both) { return wire_seconds > 0 ? (alone + compute - both) / wire_seconds : 0.0; };
     Record r = contender_record("overlap", problem, contenders[c]);
     r["chosen"] = std::string(to_string(contenders[c].handle.stats().method_for(sizeof(double), 1)));
     r["call"] = "gs";
@@ -245,7 +260,10 @@ void add_overlap_records(const Problem& problem, const Rounds& rounds, std::vect
     r["compute_seconds"] = compute;
     r["together_seconds"] = together;
     r["wire_seconds"] = wire_seconds;
-    r["hidden_fraction"] = wire_seconds > 0 ? (alone + compute - together) / wire_seconds : 0.0;
+    r["hidden_fraction"] = hidden(together);
+    r["together_progress_seconds"] = with_progress;
+    r["hidden_fraction_progress"] = hidden(with_progress);
+    r["progress_calls"] = progress_pieces;
     r["compute_values"] = lengths[c];
     records.push_back(std::move(r));
   }

@@ -23,7 +23,7 @@ namespace {
 using nlohmann::ordered_json;
 
 /// Every field a record can have, in the order of docs/performance.md (the CSV columns).
-constexpr std::array<const char*, 56> fields = {"kind",
+constexpr std::array<const char*, 59> fields = {"kind",
                                                 "method",
                                                 "chosen",
                                                 "call",
@@ -78,6 +78,9 @@ constexpr std::array<const char*, 56> fields = {"kind",
                                                 "together_seconds",
                                                 "wire_seconds",
                                                 "hidden_fraction",
+                                                "together_progress_seconds",
+                                                "hidden_fraction_progress",
+                                                "progress_calls",
                                                 "compute_values"};
 
 std::string utc_now() {

@@ -153,14 +153,17 @@ std::string overlap_section(const ordered_json& metadata, const std::vector<Reco
   if (metadata.at("ranks").get<int>() == 1) return text + ": - (one rank: no messages to hide)\n";
   text +=
       ": gs k=1 started, a stream pass about as long as the call, then waited for;\n"
-      "  us per call, without progress calls (gsr has none); hidden: the share of the wire bound's time hidden\n";
-  text += cell("  %-22s %12s %12s %12s %12s %8s\n", "contender", "call alone", "compute", "together", "wire", "hidden");
+      "  us per call; together: the pass alone between start and wait, or in pieces with gsr::progress between them;\n"
+      "  hidden: the share of the wire bound's time hidden\n";
+  text += cell("  %-22s %11s %10s %8s %10s %7s %14s %7s\n", "contender", "call alone", "compute", "wire", "together",
+               "hidden", "with progress", "hidden");
+  auto shown = [](const Record& r, const char* field) { return 100 * std::clamp(number(r, field), 0.0, 1.0); };
   for (const Record& r : records) {
     if (r.at("kind") != "overlap") continue;
-    const double hidden = std::clamp(number(r, "hidden_fraction"), 0.0, 1.0);
-    text += cell("  %-22s %12.2f %12.2f %12.2f %12.2f %7.0f%%\n", contender_label(r).c_str(),
+    text += cell("  %-22s %11.2f %10.2f %8.2f %10.2f %6.0f%% %14.2f %6.0f%%\n", contender_label(r).c_str(),
                  1e6 * number(r, "alone_seconds"), 1e6 * number(r, "compute_seconds"),
-                 1e6 * number(r, "together_seconds"), 1e6 * number(r, "wire_seconds"), 100 * hidden);
+                 1e6 * number(r, "wire_seconds"), 1e6 * number(r, "together_seconds"), shown(r, "hidden_fraction"),
+                 1e6 * number(r, "together_progress_seconds"), shown(r, "hidden_fraction_progress"));
   }
   return text;
 }

@@ -101,7 +101,9 @@ foreach(i RANGE ${last})
     if(RANKS EQUAL 1)
       message(FATAL_ERROR "${JSON}: record ${key}: no overlap is measured at P = 1")
     endif()
-    expect_positive("${record}" "${key}" "alone_seconds;compute_seconds;together_seconds;wire_seconds;compute_values")
+    expect_positive("${record}" "${key}"
+                    "alone_seconds;compute_seconds;together_seconds;together_progress_seconds;wire_seconds;compute_values;progress_calls")
+    string(JSON hidden GET "${record}" hidden_fraction_progress)
     string(JSON hidden GET "${record}" hidden_fraction)  # may be anything: a difference of timings
   endif()
 endforeach()
