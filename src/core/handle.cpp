@@ -56,12 +56,12 @@ inline constexpr std::size_t progress_stride_bytes = 256 * 1024;
                                                      std::size_t prefetch_from_bytes) {
   const Kernels& kernels = *ws.kernels;
   const std::size_t entry_bytes = ws.info.k * kernels.value_size;
-  const std::size_t stride = std::max<std::size_t>(1, progress_stride_bytes / entry_bytes);
   const std::size_t shared = plan.shared_groups, rows = plan.all_entries.rows();
   if (rows > shared) {
     const EntryMap& contrib = contributing(plan, ws.info.transpose);
     const EntryMap& receive = receiving(plan, ws.info.transpose);
     const auto& offsets = plan.all_entries.offsets;
+    const std::size_t stride = std::max<std::size_t>(1, progress_stride_bytes / entry_bytes);  // entries
     for (std::size_t g = shared; g < rows;) {
       // Up to the first row that begins a stride of entries past row g, at least one row.
       const auto next =
@@ -74,11 +74,11 @@ inline constexpr std::size_t progress_stride_bytes = 256 * 1024;
   }
   const index_t* const prefetch_end =
       plan.n * entry_bytes >= prefetch_from_bytes ? plan.fixed_entries.data() + plan.fixed_entries.size() : nullptr;
-  std::size_t since_progress = 0;
+  std::size_t since_progress = 0;  // bytes
   for (const Plan::FixedRun& run : plan.fixed_runs) {
     kernels.reduce_fixed(data, run.size, plan.fixed_entries.data() + run.first, run.groups, prefetch_end);
-    since_progress += run.size * run.groups;
-    if (since_progress >= stride) {
+    since_progress += run.size * run.groups * entry_bytes;
+    if (since_progress >= progress_stride_bytes) {
       Exchange::progress_all();
       since_progress = 0;
     }

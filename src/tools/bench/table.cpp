@@ -161,8 +161,8 @@ std::string overlap_section(const ordered_json& metadata, const std::vector<Reco
   for (const Record& r : records) {
     if (r.at("kind") != "overlap") continue;
     text += cell("  %-22s %11.2f %10.2f %8.2f %10.2f %6.0f%% %14.2f %6.0f%%\n", contender_label(r).c_str(),
-                 1e6 * number(r, "alone_seconds"), 1e6 * number(r, "compute_seconds"),
-                 1e6 * number(r, "wire_seconds"), 1e6 * number(r, "together_seconds"), shown(r, "hidden_fraction"),
+                 1e6 * number(r, "alone_seconds"), 1e6 * number(r, "compute_seconds"), 1e6 * number(r, "wire_seconds"),
+                 1e6 * number(r, "together_seconds"), shown(r, "hidden_fraction"),
                  1e6 * number(r, "together_progress_seconds"), shown(r, "hidden_fraction_progress"));
   }
   return text;
