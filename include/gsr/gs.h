@@ -106,7 +106,8 @@ void igs_vec(void *u, unsigned k, gs_dom dom, gs_op op, unsigned transpose, stru
 void igs_many(void *const *u, unsigned k, gs_dom dom, gs_op op, unsigned transpose, struct gs_data *gsh, buffer *buf,
               int *handle);
 void gs_wait(int handle);
-/* Advances every call in flight on this thread without blocking (gsr, not gslib): call it
+/* Advances the calls in flight that gs_wait on this thread would advance (this thread's at
+ * MPI_THREAD_MULTIPLE, the process's below it) without blocking (gsr, not gslib): call it
  * now and then from long work between igs* and gs_wait so that the messages travel
  * meanwhile. Returns 1 when no call waits for other ranks any more, else 0 (also on error). */
 int gsr_progress(void);

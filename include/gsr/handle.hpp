@@ -247,7 +247,8 @@ private:
   std::shared_ptr<detail::HandleState> state_;
 };
 
-/// Makes progress on every gather-scatter call in flight on this thread, of every handle,
+/// Makes progress on every gather-scatter call in flight that a wait on this thread would
+/// advance (this thread's at MPI_THREAD_MULTIPLE, the process's below it), of every handle,
 /// without blocking; returns true when none of them waits for other ranks any more (their
 /// waits will not block). MPI moves a message only while the ranks are inside MPI, so a
 /// computation between start and wait hides the messages only if it calls this now and

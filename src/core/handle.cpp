@@ -47,9 +47,9 @@ const EntryMap& receiving(const Plan& plan, Transpose t) noexcept {
 // MPI moves a message only while the ranks are inside MPI: MPICH copies a message into the
 // receiver, and answers a large one's handshake, in its progress engine. So the messages a
 // call has started travel during its local pass only if the pass stops now and then to make
-// progress, every progress_stride_bytes of the values it touches (8 times for gs on 8^3
-// elements of order 7; docs/performance.md, "Overlap"). With no call in flight a stop tests
-// an empty list.
+// progress, every progress_stride_bytes of the values it touches (4 times for gs on a rank's
+// 8^3 elements of order 7 at P = 2; docs/performance.md, "Progress stops in the local
+// pass"). With no call in flight a stop tests an empty list.
 inline constexpr std::size_t progress_stride_bytes = 256 * 1024;
 
 [[gnu::always_inline]] inline void reduce_alone_here(const Plan& plan, const Workspace& ws, const DataRef& data,
@@ -76,11 +76,20 @@ inline constexpr std::size_t progress_stride_bytes = 256 * 1024;
       plan.n * entry_bytes >= prefetch_from_bytes ? plan.fixed_entries.data() + plan.fixed_entries.size() : nullptr;
   std::size_t since_progress = 0;  // bytes
   for (const Plan::FixedRun& run : plan.fixed_runs) {
-    kernels.reduce_fixed(data, run.size, plan.fixed_entries.data() + run.first, run.groups, prefetch_end);
-    since_progress += run.size * run.groups * entry_bytes;
-    if (since_progress >= progress_stride_bytes) {
-      Exchange::progress_all();
-      since_progress = 0;
+    // Runs are a tile's groups of one size, but one size may fill many tiles (a mesh with
+    // only one size of group): a run longer than a stride is cut.
+    const std::size_t group_bytes = run.size * entry_bytes;
+    for (std::size_t done = 0; done < run.groups;) {
+      std::size_t take = run.groups - done;
+      if (take * group_bytes > progress_stride_bytes - since_progress)
+        take = std::max<std::size_t>(1, (progress_stride_bytes - since_progress) / group_bytes);
+      kernels.reduce_fixed(data, run.size, plan.fixed_entries.data() + run.first + done * run.size, take, prefetch_end);
+      done += take;
+      since_progress += take * group_bytes;
+      if (since_progress >= progress_stride_bytes) {
+        Exchange::progress_all();
+        since_progress = 0;
+      }
     }
   }
 }

@@ -197,7 +197,7 @@ std::size_t CrystalRouterExchange::bytes() const noexcept {
 }
 
 std::size_t CrystalRouterExchange::call_bytes() const noexcept {
-  std::size_t total = combine_.call_bytes() + stages_.size() * sizeof(Stage);
+  std::size_t total = combine_.call_bytes();
   for (const Stage& s : stages_)
     total += s.sources.size() * sizeof(int) + s.source_rows.size() * sizeof(std::size_t) +
              s.send_segment.size() * sizeof(std::uint32_t) + s.send_row.size() * sizeof(index_t);

@@ -7,8 +7,8 @@
 
 #include <algorithm>
 #include <map>
-#include <tuple>
 #include <memory>
+#include <tuple>
 
 namespace gsr::tools::bench {
 namespace {

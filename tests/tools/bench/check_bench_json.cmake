@@ -103,8 +103,10 @@ foreach(i RANGE ${last})
     endif()
     expect_positive("${record}" "${key}"
                     "alone_seconds;compute_seconds;together_seconds;together_progress_seconds;wire_seconds;compute_values;progress_calls")
-    string(JSON hidden GET "${record}" hidden_fraction_progress)
-    string(JSON hidden GET "${record}" hidden_fraction)  # may be anything: a difference of timings
+    # Present (a missing field stops the script); their values may be anything: differences
+    # of timings.
+    string(JSON hidden_alone GET "${record}" hidden_fraction)
+    string(JSON hidden_with_progress GET "${record}" hidden_fraction_progress)
   endif()
 endforeach()
 
