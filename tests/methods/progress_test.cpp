@@ -40,27 +40,53 @@ std::int64_t expected_sum(std::int64_t id, std::int64_t offset, std::int64_t sca
   return value(b, id, scale) + value((b - 1 + p) % p, id, scale);
 }
 
-class Progress : public ::testing::TestWithParam<Method> {};
-
-TEST_P(Progress, TwoHandlesWaitedInOppositeOrders) {
-  gsr::SetupOptions options;
-  options.method = GetParam();
-  const std::int64_t offset_a = 0, offset_b = 1000000;
+// Two handles on rings of their own ids, and one call's arrays for each test: u and v, one
+// value per entry on a and b, and w, two components (16-byte rows, for allreduce's second
+// collective) on a.
+struct TwoHandles {
+  static constexpr std::int64_t offset_a = 0, offset_b = 1000000;
   const std::vector<std::int64_t> ids_a = ring_ids(offset_a), ids_b = ring_ids(offset_b);
-  gsr::Handle a(ids_a, MPI_COMM_WORLD, options), b(ids_b, MPI_COMM_WORLD, options);
+  gsr::Handle a, b;
+  std::vector<std::int64_t> u, v, w;
 
-  for (int round = 0; round < 3; ++round) {
-    std::vector<std::int64_t> u(ids_a.size()), v(ids_b.size()), w(2 * ids_a.size());
-    for (std::size_t i = 0; i < ids_a.size(); ++i) u[i] = value(world_rank(), ids_a[i], 1);
-    for (std::size_t i = 0; i < ids_b.size(); ++i) v[i] = value(world_rank(), ids_b[i], 3);
-    // Two components (16-byte rows) as well, for allreduce's second collective.
+  explicit TwoHandles(Method method)
+      : a(ids_a, MPI_COMM_WORLD, options(method)), b(ids_b, MPI_COMM_WORLD, options(method)) {}
+  static gsr::SetupOptions options(Method method) {
+    gsr::SetupOptions o;
+    o.method = method;
+    return o;
+  }
+  void fill() {
+    u.assign(ids_a.size(), 0);
+    v.assign(ids_b.size(), 0);
+    w.assign(2 * ids_a.size(), 0);
     for (std::size_t i = 0; i < ids_a.size(); ++i) {
+      u[i] = value(world_rank(), ids_a[i], 1);
       w[2 * i] = value(world_rank(), ids_a[i], 5);
       w[2 * i + 1] = value(world_rank(), ids_a[i], 7);
     }
-    gsr::Request ra = a.start(std::span(u), gsr::Op::add);
-    gsr::Request rb = b.start(std::span(v), gsr::Op::add);
-    gsr::Request rw = a.start_vec(std::span(w), 2, gsr::Op::add);
+    for (std::size_t i = 0; i < ids_b.size(); ++i) v[i] = value(world_rank(), ids_b[i], 3);
+  }
+  void expect_sums(const std::string& when) const {
+    for (std::size_t i = 0; i < ids_a.size(); ++i) {
+      EXPECT_EQ(u[i], expected_sum(ids_a[i], offset_a, 1)) << "handle a, entry " << i << when;
+      EXPECT_EQ(w[2 * i], expected_sum(ids_a[i], offset_a, 5)) << "handle a k=2, entry " << i << when;
+      EXPECT_EQ(w[2 * i + 1], expected_sum(ids_a[i], offset_a, 7)) << "handle a k=2, entry " << i << when;
+    }
+    for (std::size_t i = 0; i < ids_b.size(); ++i)
+      EXPECT_EQ(v[i], expected_sum(ids_b[i], offset_b, 3)) << "handle b, entry " << i << when;
+  }
+};
+
+class Progress : public ::testing::TestWithParam<Method> {};
+
+TEST_P(Progress, TwoHandlesWaitedInOppositeOrders) {
+  TwoHandles h(GetParam());
+  for (int round = 0; round < 3; ++round) {
+    h.fill();
+    gsr::Request ra = h.a.start(std::span(h.u), gsr::Op::add);
+    gsr::Request rb = h.b.start(std::span(h.v), gsr::Op::add);
+    gsr::Request rw = h.a.start_vec(std::span(h.w), 2, gsr::Op::add);
     if (world_rank() % 2 == 0) {
       ra.wait();
       rw.wait();
@@ -70,13 +96,7 @@ TEST_P(Progress, TwoHandlesWaitedInOppositeOrders) {
       rw.wait();
       ra.wait();
     }
-    for (std::size_t i = 0; i < ids_a.size(); ++i) {
-      EXPECT_EQ(u[i], expected_sum(ids_a[i], offset_a, 1)) << "handle a, entry " << i << ", round " << round;
-      EXPECT_EQ(w[2 * i], expected_sum(ids_a[i], offset_a, 5)) << "handle a k=2, entry " << i;
-      EXPECT_EQ(w[2 * i + 1], expected_sum(ids_a[i], offset_a, 7)) << "handle a k=2, entry " << i;
-    }
-    for (std::size_t i = 0; i < ids_b.size(); ++i)
-      EXPECT_EQ(v[i], expected_sum(ids_b[i], offset_b, 3)) << "handle b, entry " << i << ", round " << round;
+    h.expect_sums(", round " + std::to_string(round));
   }
 }
 
@@ -87,23 +107,12 @@ TEST_P(Progress, TwoHandlesWaitedInOppositeOrders) {
 // neighbour method's collective) would hang, and ctest's timeout fails it. (Pairwise's
 // messages would also move in MPI's barrier, so for it only the values are checked.)
 TEST_P(Progress, PublicProgressFinishesTheMessagesBeforeTheWaits) {
-  gsr::SetupOptions options;
-  options.method = GetParam();
-  const std::int64_t offset_a = 0, offset_b = 1000000;
-  const std::vector<std::int64_t> ids_a = ring_ids(offset_a), ids_b = ring_ids(offset_b);
-  gsr::Handle a(ids_a, MPI_COMM_WORLD, options), b(ids_b, MPI_COMM_WORLD, options);
+  TwoHandles h(GetParam());
   EXPECT_TRUE(gsr::progress()) << "nothing in flight";
-
-  std::vector<std::int64_t> u(ids_a.size()), v(ids_b.size()), w(2 * ids_a.size());
-  for (std::size_t i = 0; i < ids_a.size(); ++i) {
-    u[i] = value(world_rank(), ids_a[i], 1);
-    w[2 * i] = value(world_rank(), ids_a[i], 5);
-    w[2 * i + 1] = value(world_rank(), ids_a[i], 7);
-  }
-  for (std::size_t i = 0; i < ids_b.size(); ++i) v[i] = value(world_rank(), ids_b[i], 3);
-  gsr::Request ra = a.start(std::span(u), gsr::Op::add);
-  gsr::Request rw = a.start_vec(std::span(w), 2, gsr::Op::add);
-  gsr::Request rb = b.start(std::span(v), gsr::Op::add);
+  h.fill();
+  gsr::Request ra = h.a.start(std::span(h.u), gsr::Op::add);
+  gsr::Request rw = h.a.start_vec(std::span(h.w), 2, gsr::Op::add);
+  gsr::Request rb = h.b.start(std::span(h.v), gsr::Op::add);
   // Until every rank's progress says done (or 30 s pass on rank 0's clock, for all).
   const double deadline = MPI_Wtime() + 30;
   int all_done = 0;
@@ -115,20 +124,14 @@ TEST_P(Progress, PublicProgressFinishesTheMessagesBeforeTheWaits) {
     all_done = done;
   }
   ASSERT_TRUE(all_done) << "gsr::progress did not finish the messages on every rank within 30 s";
-  EXPECT_EQ(a.pending_requests(), 2u) << "progress leaves the requests to their waits";
+  EXPECT_EQ(h.a.pending_requests(), 2u) << "progress leaves the requests to their waits";
 
   if (world_rank() % 2 == 1) MPI_Barrier(MPI_COMM_WORLD);
   rb.wait();
   ra.wait();
   rw.wait();
   if (world_rank() % 2 == 0) MPI_Barrier(MPI_COMM_WORLD);
-  for (std::size_t i = 0; i < ids_a.size(); ++i) {
-    EXPECT_EQ(u[i], expected_sum(ids_a[i], offset_a, 1)) << "handle a, entry " << i;
-    EXPECT_EQ(w[2 * i], expected_sum(ids_a[i], offset_a, 5)) << "handle a k=2, entry " << i;
-    EXPECT_EQ(w[2 * i + 1], expected_sum(ids_a[i], offset_a, 7)) << "handle a k=2, entry " << i;
-  }
-  for (std::size_t i = 0; i < ids_b.size(); ++i)
-    EXPECT_EQ(v[i], expected_sum(ids_b[i], offset_b, 3)) << "handle b, entry " << i;
+  h.expect_sums("");
   EXPECT_TRUE(gsr::progress()) << "nothing in flight after the waits";
 }
 
