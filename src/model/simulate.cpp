@@ -8,6 +8,7 @@
 #include "transfer/schedule.hpp"
 
 #include <algorithm>
+#include <iterator>
 #include <map>
 
 namespace gsr::model {
@@ -92,18 +93,31 @@ MethodPlans router_plans(const Sharing& sharing) {
       const detail::RouterStageShape& shape = shapes[r][d];
       const bool lower = r < shape.mid;
       std::uint64_t rows = 0, words = 0;
-      std::vector<Travelling> kept;
-      for (Travelling& t : held[r]) {
-        Travelling go{{}, t.count}, stay{{}, t.count};
-        for (int dest : t.dests) ((dest < shape.mid) != lower ? go : stay).dests.push_back(dest);
-        if (!go.dests.empty()) {
+      // Most classes go or stay whole; only a class with destinations on both sides is
+      // split, so the common cases move it without allocating.
+      std::vector<Travelling>& mine = held[r];
+      std::size_t kept = 0;
+      for (std::size_t i = 0; i < mine.size(); ++i) {
+        Travelling& t = mine[i];
+        const auto goes = [&](int dest) { return (dest < shape.mid) != lower; };
+        const auto going = static_cast<std::uint64_t>(std::count_if(t.dests.begin(), t.dests.end(), goes));
+        if (going > 0) {
           rows += t.count;
-          words += t.count * (2 + 2 * go.dests.size());
+          words += t.count * (2 + 2 * going);
+          if (going == t.dests.size()) {
+            inbox[shape.send_to].push_back(std::move(t));
+            continue;
+          }
+          Travelling go{{}, t.count};
+          go.dests.reserve(going);
+          std::copy_if(t.dests.begin(), t.dests.end(), std::back_inserter(go.dests), goes);
+          std::erase_if(t.dests, goes);
           inbox[shape.send_to].push_back(std::move(go));
         }
-        if (!stay.dests.empty()) kept.push_back(std::move(stay));
+        if (kept != i) mine[kept] = std::move(t);
+        ++kept;
       }
-      held[r] = std::move(kept);
+      mine.resize(kept);
       sent[r] = rows;
       RankPlan& plan = out.rank[r];
       plan.stages.push_back(StageStats{1, rows});
