@@ -208,12 +208,35 @@ std::map<KindKey, double> add_touch_bounds(const Problem& problem, const Rounds&
 /// Pieces of the overlap probes' computation with gsr::progress between them.
 constexpr std::size_t progress_pieces = 8;
 
+/// How long the drained probe polls gsr::progress for its messages before it waits anyway.
+constexpr double drain_limit_seconds = 1.0;
+
+/// The overlap probes' waits: every call's seconds inside Request::wait, per probe.
+struct Waits {
+  std::vector<double> alone, together, progress, drained;
+};
+
+/// Times `request.wait()` and keeps its seconds in `into`.
+void timed_wait(Request& request, std::vector<double>& into) {
+  const double begin = MPI_Wtime();
+  request.wait();
+  into.push_back(MPI_Wtime() - begin);
+}
+
+/// The median over this rank's calls, then the largest over the ranks.
+double slowest_median(const std::vector<double>& seconds, MPI_Comm comm) {
+  return max_over_ranks(seconds.empty() ? 0.0 : median(seconds), comm);
+}
+
 /// The overlap probes, on their own rounds after the main ones (their lengths come from
 /// those): every contender's gs (k = 1) started, a stream pass over an array of its own
 /// (the caller's computation) about as long as the contender's blocking gs k=1 in the main
 /// rounds (`gs_seconds`, at the speed of the stream bound `stream_seconds` over
 /// problem.entries values), then waited for; the same with the pass in progress_pieces
-/// pieces and gsr::progress between them; and the two alone. Adds a record per contender.
+/// pieces and gsr::progress between them; the two alone; and the call started, its
+/// messages drained with gsr::progress, then waited for. Each probe with a wait also times
+/// the wait itself: what is left of the messages' time then is the wait's time beyond the
+/// drained probe's (which is folding and scattering only). Adds a record per contender.
 void add_overlap_records(const Problem& problem, const Rounds& rounds, std::vector<Contender>& contenders, double* u,
                          const std::vector<double>& gs_seconds, double stream_seconds, double wire_seconds,
                          MPI_Comm comm, std::vector<Record>& records) {
@@ -222,33 +245,56 @@ void add_overlap_records(const Problem& problem, const Rounds& rounds, std::vect
   for (const double seconds : gs_seconds)
     lengths.push_back(std::max<std::size_t>(1, per_value > 0 ? static_cast<std::size_t>(seconds / per_value) : 1));
   std::vector<double> work(*std::max_element(lengths.begin(), lengths.end()), 0.5);
-  std::vector<Probe> group;  // per contender: the computation, the call, the two together
+  std::vector<Waits> waits(contenders.size());
+  for (Waits& w : waits)
+    for (std::vector<double>* v : {&w.alone, &w.together, &w.progress, &w.drained})
+      v->reserve(static_cast<std::size_t>(rounds.repeats) * (static_cast<std::size_t>(rounds.calls) + 1));
+  std::vector<Probe> group;  // per contender: the computation, the call, the two together, drained
   for (std::size_t c = 0; c < contenders.size(); ++c) {
     Handle* handle = &contenders[c].handle;
+    Waits* w = &waits[c];
     const std::span<double> computation = std::span(work).first(lengths[c]);
     const std::span<double> values(u, handle->size());
     group.push_back([computation] { stream_pass(computation); });
-    group.push_back([handle, values] { handle->start(values, Op::add).wait(); });
-    group.push_back([handle, values, computation] {
+    group.push_back([handle, values, w] {
+      Request request = handle->start(values, Op::add);
+      timed_wait(request, w->alone);
+    });
+    group.push_back([handle, values, computation, w] {
       Request request = handle->start(values, Op::add);
       stream_pass(computation);
-      request.wait();
+      timed_wait(request, w->together);
     });
-    group.push_back([handle, values, computation] {
+    group.push_back([handle, values, computation, w] {
       Request request = handle->start(values, Op::add);
       const std::size_t piece = (computation.size() + progress_pieces - 1) / progress_pieces;
       for (std::size_t at = 0; at < computation.size(); at += piece) {
         stream_pass(computation.subspan(at, std::min(piece, computation.size() - at)));
         gsr::progress();
       }
-      request.wait();
+      timed_wait(request, w->progress);
+    });
+    group.push_back([handle, values, w] {
+      Request request = handle->start(values, Op::add);
+      const double until = MPI_Wtime() + drain_limit_seconds;
+      while (!gsr::progress() && MPI_Wtime() < until) {
+      }
+      timed_wait(request, w->drained);
     });
   }
   const std::vector<double> seconds = time_rounds({group}, rounds, comm);
+  constexpr std::size_t probes = 5;
   for (std::size_t c = 0; c < contenders.size(); ++c) {
-    const double compute = seconds[4 * c], alone = seconds[4 * c + 1], together = seconds[4 * c + 2],
-                 with_progress = seconds[4 * c + 3];
+    const double compute = seconds[probes * c], alone = seconds[probes * c + 1], together = seconds[probes * c + 2],
+                 with_progress = seconds[probes * c + 3];
+    const Waits& w = waits[c];
+    const double wait_alone = slowest_median(w.alone, comm), wait_together = slowest_median(w.together, comm),
+                 wait_progress = slowest_median(w.progress, comm), wait_drained = slowest_median(w.drained, comm);
     auto hidden = [&](double both) { return wire_seconds > 0 ? (alone + compute - both) / wire_seconds : 0.0; };
+    // The wire's share that no wait shows: the wait beyond the drained one is message time.
+    auto hidden_at_wait = [&](double wait) {
+      return wire_seconds > 0 ? 1 - std::max(0.0, wait - wait_drained) / wire_seconds : 0.0;
+    };
     Record r = contender_record("overlap", problem, contenders[c]);
     r["chosen"] = std::string(to_string(contenders[c].handle.stats().method_for(sizeof(double), 1)));
     r["call"] = "gs";
@@ -265,6 +311,13 @@ void add_overlap_records(const Problem& problem, const Rounds& rounds, std::vect
     r["hidden_fraction_progress"] = hidden(with_progress);
     r["progress_calls"] = progress_pieces;
     r["compute_values"] = lengths[c];
+    r["wait_alone_seconds"] = wait_alone;
+    r["wait_together_seconds"] = wait_together;
+    r["wait_progress_seconds"] = wait_progress;
+    r["wait_drained_seconds"] = wait_drained;
+    r["hidden_fraction_wait"] = hidden_at_wait(wait_together);
+    r["hidden_fraction_wait_progress"] = hidden_at_wait(wait_progress);
+    r["hidden_fraction_wait_alone"] = hidden_at_wait(wait_alone);
     records.push_back(std::move(r));
   }
 }

@@ -23,7 +23,7 @@ namespace {
 using nlohmann::ordered_json;
 
 /// Every field a record can have, in the order of docs/performance.md (the CSV columns).
-constexpr std::array<const char*, 59> fields = {"kind",
+constexpr std::array<const char*, 66> fields = {"kind",
                                                 "method",
                                                 "chosen",
                                                 "call",
@@ -81,7 +81,14 @@ constexpr std::array<const char*, 59> fields = {"kind",
                                                 "together_progress_seconds",
                                                 "hidden_fraction_progress",
                                                 "progress_calls",
-                                                "compute_values"};
+                                                "compute_values",
+                                                "wait_alone_seconds",
+                                                "wait_together_seconds",
+                                                "wait_progress_seconds",
+                                                "wait_drained_seconds",
+                                                "hidden_fraction_wait_alone",
+                                                "hidden_fraction_wait",
+                                                "hidden_fraction_wait_progress"};
 
 std::string utc_now() {
   const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());

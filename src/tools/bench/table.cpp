@@ -147,7 +147,8 @@ std::string touch_calls_section(const std::vector<Record>& records) {
 }
 
 /// Each contender's gs k=1 started, the caller's work, then waited for, against the two
-/// apart; hidden: the share of the wire bound's time the work hid, shown within [0, 1].
+/// apart; hidden: the share of the wire bound's time the work hid, shown within [0, 1]. Then
+/// the waits themselves, and the share of the wire that none of them shows.
 std::string overlap_section(const ordered_json& metadata, const std::vector<Record>& records) {
   std::string text = "overlap (igs, compute, wait)";
   if (metadata.at("ranks").get<int>() == 1) return text + ": - (one rank: no messages to hide)\n";
@@ -164,6 +165,20 @@ std::string overlap_section(const ordered_json& metadata, const std::vector<Reco
                  1e6 * number(r, "alone_seconds"), 1e6 * number(r, "compute_seconds"), 1e6 * number(r, "wire_seconds"),
                  1e6 * number(r, "together_seconds"), shown(r, "hidden_fraction"),
                  1e6 * number(r, "together_progress_seconds"), shown(r, "hidden_fraction_progress"));
+  }
+  text +=
+      "  the waits alone, us per call: after start at once, after the pass, after the pass with progress, and after\n"
+      "  gsr::progress said every message is in (drained: folding and scattering only); hidden at the wait: the share\n"
+      "  of the wire bound's time that the wait does not show beyond drained\n";
+  text += cell("  %-22s %11s %10s %10s %10s %8s %10s %10s\n", "contender", "wait alone", "together", "progress",
+               "drained", "hidden:", "together", "progress");
+  for (const Record& r : records) {
+    if (r.at("kind") != "overlap") continue;
+    text += cell("  %-22s %11.2f %10.2f %10.2f %10.2f %7.0f%% %9.0f%% %9.0f%%\n", contender_label(r).c_str(),
+                 1e6 * number(r, "wait_alone_seconds"), 1e6 * number(r, "wait_together_seconds"),
+                 1e6 * number(r, "wait_progress_seconds"), 1e6 * number(r, "wait_drained_seconds"),
+                 shown(r, "hidden_fraction_wait_alone"), shown(r, "hidden_fraction_wait"),
+                 shown(r, "hidden_fraction_wait_progress"));
   }
   return text;
 }

@@ -7,7 +7,8 @@
 # stream and a wire bound, and there is a round bound; every method has a touch bound for
 # the k and layout of every call kind, positive, with no more lines than u has and no more
 # than the stream bound scaled by its bytes (u's lines and the plan's); at P > 1 every
-# method has an overlap record with positive times, at P = 1 none; the CSV has a header and
+# method has an overlap record with positive times and shares hidden at the wait that follow
+# from its timed waits, at P = 1 none; the CSV has a header and
 # one row per record.
 cmake_minimum_required(VERSION 3.25)
 foreach(list METHODS CALLS MODES)
@@ -107,6 +108,41 @@ foreach(i RANGE ${last})
     # of timings.
     string(JSON hidden_alone GET "${record}" hidden_fraction)
     string(JSON hidden_with_progress GET "${record}" hidden_fraction_progress)
+    # The timed waits: positive, and each share hidden at the wait is
+    # 1 - max(0, wait - drained wait) / wire, to 1e-4 (the times are read to a picosecond,
+    # and the wire of a small box is a few hundred thousand of them).
+    expect_positive("${record}" "${key}"
+                    "wait_alone_seconds;wait_together_seconds;wait_progress_seconds;wait_drained_seconds")
+    foreach(field wire_seconds wait_drained_seconds)
+      string(JSON value GET "${record}" ${field})
+      picoseconds("${value}" ${field})
+    endforeach()
+    foreach(probe alone together progress)
+      set(share_field hidden_fraction_wait_${probe})
+      if(probe STREQUAL "together")
+        set(share_field hidden_fraction_wait)
+      endif()
+      string(JSON wait GET "${record}" wait_${probe}_seconds)
+      picoseconds("${wait}" wait)
+      string(JSON share GET "${record}" ${share_field})
+      set(sign 1)
+      if(share MATCHES "^-(.*)")
+        set(sign -1)
+        set(share "${CMAKE_MATCH_1}")
+      endif()
+      picoseconds("${share}" share)  # the share in units of 10^-12
+      math(EXPR share_millionths "${sign} * ${share} / 1000000")
+      math(EXPR exposed "${wait} - ${wait_drained_seconds}")
+      if(exposed LESS 0)
+        set(exposed 0)
+      endif()
+      math(EXPR expected "1000000 - ${exposed} * 1000000 / ${wire_seconds}")
+      math(EXPR difference "${share_millionths} - ${expected}")
+      if(difference GREATER 100 OR difference LESS -100)
+        message(FATAL_ERROR "${JSON}: record ${key}: ${share_field} is ${share_millionths} millionths, but "
+                            "1 - max(0, wait_${probe}_seconds - wait_drained_seconds) / wire_seconds is ${expected}")
+      endif()
+    endforeach()
   endif()
 endforeach()
 
