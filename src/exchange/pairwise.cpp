@@ -42,9 +42,25 @@ namespace {
 bool whole_route(const NeighborRoutes& routes) {
   return routes.neighbor_ranks.size() == 1 && routes.neighbor_groups.items.size() == routes.shared_groups;
 }
+
+// Messages up to this long have the partials gathered straight into them (below). MPICH 4.0
+// over UCX on one node copied messages whose tail was 17 KB out as it sent them, and let the
+// peer read those with a 24 KB tail where they lay (a single-copy rendezvous).
+inline constexpr std::size_t in_place_message_bytes = 24 * 1024;
+
+// Whether the partials are gathered straight into the message, saving the copy into it:
+// with a whole route, when the message is short enough that MPI copies it out as it sends.
+// A peer that reads the message where it lies takes this rank's cached lines of the partials
+// with it, and the fold after it, which reads them, ran 4 us (about 80 %) longer on the 8^3
+// box at P = 2 (docs/performance.md, "Where the wait's time went"): more than the copy costs.
+bool gathers_in_place(const NeighborRoutes& routes, std::size_t row_bytes) {
+  return whole_route(routes) && routes.message_bytes(0, row_bytes) <= in_place_message_bytes;
+}
 }  // namespace
 
-std::size_t PairwiseExchange::call_bytes() const noexcept { return routes_.call_bytes(!whole_route(routes_)); }
+std::size_t PairwiseExchange::call_bytes() const noexcept {
+  return routes_.call_bytes(!gathers_in_place(routes_, sizeof(double)));
+}
 
 namespace {
 // Where neighbour j's message lands: room for the whole message this call expects, and at
@@ -72,7 +88,7 @@ std::byte* PairwiseExchange::do_prepare(Workspace& ws, std::size_t bytes) {
       post_receive(in, head, routes_.neighbor_ranks[j], sc.tag, comm_, ws.requests[j]);
       in += receive_room(routes_.message_bytes(j, row), head);
     }
-    if (!whole_route(routes_) || bytes == 0) return Exchange::do_prepare(ws, bytes);
+    if (bytes == 0 || !gathers_in_place(routes_, row)) return Exchange::do_prepare(ws, bytes);
     ws.send.resize(sizeof(MessageHeader) + bytes);
     return ws.send.data() + sizeof(MessageHeader);
   } catch (...) {
