@@ -44,9 +44,10 @@ bool whole_route(const NeighborRoutes& routes) {
 }
 
 // Messages up to this long have the partials gathered straight into them (below). MPICH 4.0
-// over UCX on one node copied messages whose tail was 17 KB out as it sent them, and let the
-// peer read those with a 24 KB tail where they lay (a single-copy rendezvous).
-inline constexpr std::size_t in_place_message_bytes = 24 * 1024;
+// over UCX on one node copied out as it sent it the 7^3 box's 20 KB message (a 12 KB tail
+// after the 8 KB head, exchange/protocol.hpp), and let the peer read the 8^3 box's 26 KB (an
+// 18 KB tail) where it lay (a single-copy rendezvous).
+inline constexpr std::size_t in_place_message_bytes = 20 * 1024;
 
 // Whether the partials are gathered straight into the message, saving the copy into it:
 // with a whole route, when the message is short enough that MPI copies it out as it sends.
