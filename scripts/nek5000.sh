@@ -43,6 +43,9 @@ what to run
                        cores: a run of P ranks waits for P free cores; builds overlap)
   --timing N           instead of the tests: time stock against gsr, N interleaved runs each
                        (N >= 8 for a measurement) at P = 2 on a genbox 8x8x8 box and on Ethier
+  --sync               with --timing: the cases set Nek5000's IFSYNC, so the ranks meet in a
+                       barrier before each gather-scatter Nek5000 times, and dsum and vdss
+                       leave out the wait for a rank that comes late
 MPI and tools (NekTests reads FC and CC; it starts Nek5000 with the mpiexec found on PATH,
 which this script points at --mpiexec)
   --fc CMD             Fortran compiler wrapper (default: mpif77.mpich if present, else mpif77)
@@ -66,7 +69,7 @@ first_command() { local c; for c in "$@"; do command -v "$c" >/dev/null 2>&1 && 
 
 nek=""; gslib=""; gsr_prefix=""; gsr_build=""
 work=${TMPDIR:-/tmp}/gsr-nek5000
-tests=$default_tests; np_list=2; sequential=0; timing_runs=0; run_timeout=240
+tests=$default_tests; np_list=2; sequential=0; timing_runs=0; run_timeout=240; sync=0
 fc=$(first_command mpif77.mpich mpif77); cc=$(first_command mpicc.mpich mpicc)
 mpiexec=$(first_command mpiexec.mpich mpiexec)
 python=/usr/bin/python3; [ -x "$python" ] || python=python3
@@ -75,6 +78,7 @@ while [ $# -gt 0 ]; do
   case $1 in
     -h|--help) usage; exit 0 ;;
     --sequential) sequential=1; shift; continue ;;
+    --sync) sync=1; shift; continue ;;
   esac
   [ $# -ge 2 ] || die "$1 needs a value (see --help)"
   case $1 in
@@ -454,12 +458,23 @@ set_size() {
 # timing_cases <build>: two case folders, built once, both running Ethier's exact flow with
 # its .usr (which reads ethier.his, so both cases are named ethier): box/, a genbox cube of
 # 8x8x8 elements for 20 steps with the XXT coarse solver (Ethier's AMG files fit its own
-# mesh only), and ethier/, the case as NekTests runs it (32 elements, 1000 steps).
+# mesh only), and ethier/, the case as NekTests runs it (32 elements, 1000 steps). With
+# --sync, both .usr files set IFSYNC in usrdat (a .par case cannot; Nek5000 reads the
+# parameters before it calls usrdat).
 timing_cases() {
-  local build=$1 tree=$work/$1/Nek5000 short=$work/$1/Nek5000/short_tests/ethier dir
+  local build=$1 tree=$work/$1/Nek5000 short=$work/$1/Nek5000/short_tests/ethier dir usr=ethier.usr
+  if [ "$sync" = 1 ]; then
+    usr=$work/$1/ethier-sync.usr
+    sed '/subroutine usrdat()/,/^      return/ s/^      return$/      ifsync = .true.\n      return/' \
+      "$short/ethier.usr" >"$usr"
+    grep -q '^      ifsync = .true.$' "$usr" || die "could not set IFSYNC in $short/ethier.usr's usrdat"
+  else
+    usr=$short/ethier.usr
+  fi
   dir=$tree/timing/ethier
   mkdir -p "$dir"
-  cp "$short/"ethier.{usr,par,re2,his} "$short/"ethier.amg*.dat "$dir/"
+  cp "$short/"ethier.{par,re2,his} "$short/"ethier.amg*.dat "$dir/"
+  cp "$usr" "$dir/ethier.usr"
   cp "$tree/core/SIZE.template" "$dir/SIZE"
   set_size "$dir/SIZE" ldim=3 lx1=8 lxd=12 lx2=lx1-2 lelg=32 lhis=1000
   dir=$tree/timing/box
@@ -477,7 +492,8 @@ Box
 -1 1 1.                                             z0,z1,ratio
 v  ,v  ,v  ,v  ,v  ,v                               bc's  (3 chars each!)
 EOF
-  cp "$short/"ethier.{usr,his} "$dir/"
+  cp "$short/ethier.his" "$dir/"
+  cp "$usr" "$dir/ethier.usr"
   sed -e 's/^numSteps *=.*/numSteps = 20/' -e 's/^preconditioner *=.*/preconditioner = semg_xxt/' \
       "$short/ethier.par" >"$dir/ethier.par"
   cp "$tree/core/SIZE.template" "$dir/SIZE"
@@ -501,7 +517,7 @@ timing_mode() {
   local n=$timing_runs start=$SECONDS build c i pids=() pid order
   [ "$n" -ge 1 ] || die "--timing wants at least 1 run"
   [ "$n" -ge 8 ] || say "note: $n runs each; use --timing 8 or more for a measurement"
-  say "timing: work folder $work, $n runs per build and case at P = 2"
+  say "timing: work folder $work, $n runs per build and case at P = 2$([ "$sync" = 1 ] && echo ', IFSYNC on')"
   unpack_nek; gslib_tarball; find_gsr
   rm -rf "$results"; mkdir -p "$results/stock" "$results/gsr" "$results/timing"
   make_tree stock; make_tree gsr
