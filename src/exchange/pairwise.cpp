@@ -43,11 +43,17 @@ bool whole_route(const NeighborRoutes& routes) {
   return routes.neighbor_ranks.size() == 1 && routes.neighbor_groups.items.size() == routes.shared_groups;
 }
 
-// Messages up to this long have the partials gathered straight into them (below). MPICH 4.0
-// over UCX on one node copied out as it sent it the 7^3 box's 20 KB message (a 12 KB tail
-// after the 8 KB head, exchange/protocol.hpp), and let the peer read the 8^3 box's 26 KB (an
-// 18 KB tail) where it lay (a single-copy rendezvous).
+// Messages up to this long have the partials gathered straight into them (below): those the
+// MPI library copies out as it sends them, on one node. MPICH 4.0 over UCX copied the 7^3
+// box's 20 KB message (a 12 KB tail after the 8 KB head, exchange/protocol.hpp), and let the
+// peer read the 8^3 box's 26 KB (an 18 KB tail) where it lay (a single-copy rendezvous).
+// Open MPI 4.1 copied the 5^3 box's 10 KB message, and the 6^3 box's 15 KB and 7^3's 20 KB
+// showed the slow fold (by 1-2 and 4 us).
+#ifdef OPEN_MPI
+inline constexpr std::size_t in_place_message_bytes = 12 * 1024;
+#else
 inline constexpr std::size_t in_place_message_bytes = 20 * 1024;
+#endif
 
 // Whether the partials are gathered straight into the message, saving the copy into it:
 // with a whole route, when the message is short enough that MPI copies it out as it sends.
