@@ -462,14 +462,13 @@ set_size() {
 # --sync, both .usr files set IFSYNC in usrdat (a .par case cannot; Nek5000 reads the
 # parameters before it calls usrdat).
 timing_cases() {
-  local build=$1 tree=$work/$1/Nek5000 short=$work/$1/Nek5000/short_tests/ethier dir usr=ethier.usr
+  local build=$1 tree=$work/$1/Nek5000 short=$work/$1/Nek5000/short_tests/ethier dir
+  local usr=$short/ethier.usr
   if [ "$sync" = 1 ]; then
     usr=$work/$1/ethier-sync.usr
     sed '/subroutine usrdat()/,/^      return/ s/^      return$/      ifsync = .true.\n      return/' \
       "$short/ethier.usr" >"$usr"
     grep -q '^      ifsync = .true.$' "$usr" || die "could not set IFSYNC in $short/ethier.usr's usrdat"
-  else
-    usr=$short/ethier.usr
   fi
   dir=$tree/timing/ethier
   mkdir -p "$dir"

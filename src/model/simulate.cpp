@@ -82,7 +82,7 @@ MethodPlans router_plans(const Sharing& sharing) {
       Travelling t{{}, c.count};
       for (int h : c.holders)
         if (h != r) t.dests.push_back(h);
-      held[r].push_back(std::move(t));
+      if (!t.dests.empty()) held[r].push_back(std::move(t));
     }
   }
   std::vector<std::vector<Travelling>> inbox(static_cast<std::size_t>(P));

@@ -245,7 +245,7 @@ void add_overlap_records(const Problem& problem, const Rounds& rounds, std::vect
   for (const double seconds : gs_seconds)
     lengths.push_back(std::max<std::size_t>(1, per_value > 0 ? static_cast<std::size_t>(seconds / per_value) : 1));
   std::vector<double> work(*std::max_element(lengths.begin(), lengths.end()), 0.5);
-  std::vector<Waits> waits(contenders.size());
+  std::vector<Waits> waits(contenders.size());  // room for every call, so no timed call allocates
   for (Waits& w : waits)
     for (std::vector<double>* v : {&w.alone, &w.together, &w.progress, &w.drained})
       v->reserve(static_cast<std::size_t>(rounds.repeats) * (static_cast<std::size_t>(rounds.calls) + 1));
