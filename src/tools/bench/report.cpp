@@ -23,7 +23,7 @@ namespace {
 using nlohmann::ordered_json;
 
 /// Every field a record can have, in the order of docs/performance.md (the CSV columns).
-constexpr std::array<const char*, 66> fields = {"kind",
+constexpr std::array<const char*, 67> fields = {"kind",
                                                 "method",
                                                 "chosen",
                                                 "call",
@@ -86,6 +86,7 @@ constexpr std::array<const char*, 66> fields = {"kind",
                                                 "wait_together_seconds",
                                                 "wait_progress_seconds",
                                                 "wait_drained_seconds",
+                                                "wait_drained_after_pass_seconds",
                                                 "hidden_fraction_wait_alone",
                                                 "hidden_fraction_wait",
                                                 "hidden_fraction_wait_progress"};
