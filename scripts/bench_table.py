@@ -1,10 +1,11 @@
 #!/usr/bin/python3
 """Turns gsr-bench JSON files into the Markdown table of docs/performance.md ("Results").
 
-One row per run and call kind (blocking calls): the bounds, each method's microseconds per
-call with its ratio to stream + wire in brackets (the fastest concrete method in bold), and
-auto's with the method it chose. A last column gives the fastest call's overhead over
-stream + wire.
+One row per run and call kind (blocking calls): the bounds (stream, wire, round, and the
+touch bound of the fastest method's call), each method's microseconds per call with its
+ratio to stream + wire in brackets (the fastest concrete method in bold), and auto's with
+the method it chose. The last two columns give the fastest call's overhead over stream +
+wire and its ratio to touch + wire.
 
     /usr/bin/python3 scripts/bench_table.py np1_e2.json np1_e8.json np2_e2.json ...
 """
@@ -35,9 +36,9 @@ def main():
                 methods.append(r["method"])
         runs.append((calls, bounds))
 
-    print("| P | box per rank | entries/rank | call | stream | wire | round | " + " | ".join(methods) +
-          " | auto | overhead, fastest |")
-    print("|---|---|---|---|---|---|---|" + "---|" * (len(methods) + 2))
+    print("| P | box per rank | entries/rank | call | stream | wire | round | touch | " + " | ".join(methods) +
+          " | auto | overhead, fastest | fastest / (touch + wire) |")
+    print("|---|---|---|---|---|---|---|---|" + "---|" * (len(methods) + 3))
     for calls, bounds in sorted(runs, key=lambda run: (run[0][0]["ranks"], run[0][0]["entries_per_rank"])):
         rows = {}
         for r in calls:
@@ -55,11 +56,15 @@ def main():
                 cells.append(f"**{text}**" if r is fastest else text)
             auto = by_method.get("auto")
             cells.append(f"{microseconds(auto['median_seconds'])} ({auto['ratio']:.2f}x) {auto['chosen']}" if auto else "")
-            cells.append(f"+{microseconds(fastest['overhead_seconds'])}")
+            over = fastest["overhead_seconds"]
+            cells.append(("+" if over >= 0 else "-") + microseconds(abs(over)))
+            cells.append(f"{fastest['touch_ratio']:.2f}x")
+            # The call records carry touch + wire of their own method, k and layout.
+            touch = fastest["touch_bound_seconds"] - bounds.get(("wire", k), 0)
             box = f"{first['box_elements']}^{first['dim']}" if first.get("input") == "box" else first.get("input", "")
             print(f"| {first['ranks']} | {box} | {first['entries_per_rank']} | {call} k={k} | "
                   f"{microseconds(bounds.get(('stream', k), 0))} | {microseconds(bounds.get(('wire', k), 0))} | "
-                  f"{microseconds(bounds.get(('round', None), 0))} | " + " | ".join(cells) + " |")
+                  f"{microseconds(bounds.get(('round', None), 0))} | {microseconds(touch)} | " + " | ".join(cells) + " |")
 
 
 if __name__ == "__main__":

@@ -1,8 +1,8 @@
 #!/usr/bin/python3
 """Plots gsr-bench results (docs/performance.md): for each rank count in the files, the
 time per entry against entries per rank of every contender, one panel per call kind, with
-the bounds measured in the same runs (stream + wire, stream, and the round's latency spread
-over the entries) as grey lines.
+the bounds measured in the same runs (stream + wire, stream, touch + wire of the fastest
+call, and the round's latency spread over the entries) as grey lines.
 
     /usr/bin/python3 scripts/plot_bench.py [--out DIR] [--mode blocking|nonblocking] FILE.json ...
 
@@ -55,6 +55,17 @@ def bound_lines(bounds, k):
 MARKERS = ["o", "s", "^", "x", "v", "D"]  # methods often coincide: each its own marker and size
 
 
+def touch_line(calls, call, k):
+    """Per entries_per_rank: the fastest method's touch + wire (seconds) for this call kind."""
+    line = {}
+    for n in distinct(r["entries_per_rank"] for r in calls):
+        found = [r for r in calls if r["entries_per_rank"] == n and r["call"] == call and r["k"] == k
+                 and r["method"] != "auto" and "touch_bound_seconds" in r]
+        if found:
+            line[n] = min(found, key=lambda r: r["median_seconds"])["touch_bound_seconds"]
+    return sorted(line.items())
+
+
 def draw_panel(axes, calls, bounds, call, k):
     shown = []
     for index, method in enumerate(distinct(r["method"] for r in calls)):
@@ -70,6 +81,11 @@ def draw_panel(axes, calls, bounds, call, k):
         if index < 2:
             shown += y
         axes.plot(x, y, color="0.35", linestyle=style, marker=".", label=label)
+    touch = touch_line(calls, call, k)
+    if touch:
+        y = [1e9 * seconds / n for n, seconds in touch]
+        shown += y
+        axes.plot([n for n, _ in touch], y, color="0.6", linestyle="-", marker=".", label="touch + wire")
     # The round's latency per entry falls off the bottom for large n; the calls set the range.
     positive = [y for y in shown if y > 0]
     if positive:
@@ -100,8 +116,8 @@ def plot_ranks(pyplot, records, runs, ranks, mode, path):
                     % (ranks, "" if ranks == 1 else "s", mode, run["cpu_model"], run["mpi_library"], run["date"][:10]),
                     fontsize=10)
     handles, labels = grid.flat[0].get_legend_handles_labels()
-    figure.legend(handles, labels, loc="lower center", ncol=len(labels), fontsize=9, frameon=False)
-    figure.tight_layout(rect=(0, 0.05, 1, 1))
+    figure.legend(handles, labels, loc="lower center", ncol=min(len(labels), 5), fontsize=9, frameon=False)
+    figure.tight_layout(rect=(0, 0.08, 1, 1))
     figure.savefig(path, dpi=72)
     pyplot.close(figure)
 
