@@ -90,6 +90,9 @@ if [ -f "$build/CMakeCache.txt" ] && ! grep -qxF "CMAKE_HOME_DIRECTORY:INTERNAL=
   echo "build-openmpi: $build was configured for another source tree; building it afresh"
   if [ -z "${GSR_OPENMPI_BUILD_DIR:-}" ]; then rm -rf "$build"; else rm -rf "$build/CMakeCache.txt" "$build/CMakeFiles"; fi
 fi
+# For a new folder, as scripts/build.sh says (which installs ninja-build; this script may run
+# without it).
+if command -v ninja >/dev/null; then export CMAKE_GENERATOR=${CMAKE_GENERATOR:-Ninja}; fi
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE="${CMAKE_BUILD_TYPE:-RelWithDebInfo}" \
   -DMPI_C_COMPILER=/usr/bin/mpicc.openmpi \
   -DMPI_CXX_COMPILER=/usr/bin/mpicxx.openmpi \

@@ -4,7 +4,7 @@
 set -euo pipefail
 
 packages=(
-  cmake g++ gfortran make pkg-config clang-format
+  cmake ninja-build g++ gfortran make pkg-config clang-format
   mpich libmpich-dev libhdf5-mpich-dev hdf5-tools
   libeigen3-dev googletest libgtest-dev libgmock-dev libbenchmark-dev
   libcli11-dev nlohmann-json3-dev

@@ -24,6 +24,7 @@ export GSR_SANITIZE=${GSR_SANITIZE:-address;undefined}
 export CMAKE_BUILD_TYPE=RelWithDebInfo  # the type whose flags are set here; build.sh keeps it
 flags="${GSR_SANITIZE_FLAGS:--O1 -g1} -DNDEBUG"
 bash scripts/install-deps.sh
+export CMAKE_GENERATOR=${CMAKE_GENERATOR:-Ninja}  # for a new folder, as scripts/build.sh says
 cmake -S . -B "$GSR_BUILD_DIR" -DCMAKE_BUILD_TYPE="$CMAKE_BUILD_TYPE" -DGSR_SANITIZE="$GSR_SANITIZE" \
       -DCMAKE_C_FLAGS_RELWITHDEBINFO="$flags" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="$flags" \
       -DCMAKE_Fortran_FLAGS_RELWITHDEBINFO="$flags" -DGSR_FUZZ_CASES="${GSR_FUZZ_CASES:-500}" -DGSR_FUZZ_FIRST="${GSR_FUZZ_FIRST:-500}" -DGSR_WERROR=ON >/dev/null

@@ -17,6 +17,7 @@ export GSR_SANITIZE=thread
 export CMAKE_BUILD_TYPE=RelWithDebInfo
 flags="${GSR_SANITIZE_FLAGS:--O1 -g1} -DNDEBUG"
 bash scripts/install-deps.sh
+export CMAKE_GENERATOR=${CMAKE_GENERATOR:-Ninja}  # for a new folder, as scripts/build.sh says
 cmake -S . -B "$GSR_BUILD_DIR" -DCMAKE_BUILD_TYPE="$CMAKE_BUILD_TYPE" -DGSR_SANITIZE=thread \
       -DCMAKE_C_FLAGS_RELWITHDEBINFO="$flags" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="$flags" \
       -DCMAKE_Fortran_FLAGS_RELWITHDEBINFO="$flags" >/dev/null
