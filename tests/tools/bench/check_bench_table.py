@@ -34,8 +34,9 @@ def main():
         for call, k in sorted({(r["call"], r["k"]) for r in calls}):
             expected_rows += 1
             mine = [r for r in calls if (r["call"], r["k"]) == (call, k)]
-            ranks = mine[0]["ranks"]
-            row = next((row for row in rows if row[0] == str(ranks) and row[3] == "%s k=%d" % (call, k)), None)
+            ranks, entries = mine[0]["ranks"], mine[0]["entries_per_rank"]
+            row = next((row for row in rows if row[0] == str(ranks) and row[2] == str(entries)
+                        and row[3] == "%s k=%d" % (call, k)), None)
             assert row, "no row for P = %d, %s k=%d" % (ranks, call, k)
             fastest = min((r for r in mine if r["method"] != "auto"), key=lambda r: r["median_seconds"])
             cell = row[header.index(fastest["method"])]
