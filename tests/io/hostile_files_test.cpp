@@ -46,7 +46,7 @@ void expect_io_error(const std::string& path, const std::string& problem) {
 TEST(HostileFiles, FlippedSuperblockByteFailsOnEveryRankWithoutHanging) {
   ScratchDir dir("gsr-hostile-superblock");
   const std::string path = dir.file("flipped.h5");
-  write_flipped_copy(std::string(GSR_SOURCE_DIR) + "/meshes/two_element.h5", path, 33, 0xff);
+  write_flipped_copy(GSR_SOURCE_DIR "/meshes/two_element.h5", path, 33, 0xff);
   expect_io_error(path, "HDF5 cannot open");
 }
 

@@ -124,7 +124,7 @@ void expect_real_equals_model(const Case& c, const std::string& what) {
 /// gsr-model's view of a mesh file against the loader's, by blocks or by the file's partition.
 void expect_mesh_file(const std::string& name, bool own_partition) {
   gsr::tools::model::ProblemSpec spec;
-  spec.mesh_path = std::string(GSR_MESHES_DIR) + "/" + name;
+  spec.mesh_path = GSR_MESHES_DIR "/" + name;
   spec.mesh_own_partition = own_partition;
   gsr::tools::model::load_mesh(spec);
   const gsr::tools::model::Instance in = gsr::tools::model::build_instance(spec, gsr_test::world_size());
