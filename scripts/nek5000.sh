@@ -15,6 +15,7 @@ set -euo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 here=$repo/scripts
+. "$here/lib/safe-dirs.sh"
 clients=${GSR_CLIENTS_DIR:-$repo/../shared/clients}
 default_tests=Eddy_EddyUv.test_PnPn_Serial,Eddy_EddyUv.test_PnPn_Parallel,Ethier.test_PnPn2_Parallel
 
@@ -33,16 +34,19 @@ inputs
   --gsr-prefix DIR     an installed gsr (DIR/lib/libgsr.so, libgsr_fortran.so)
   --gsr-build DIR      a gsr build folder, installed into WORK/gsr-prefix first
                        (the default, with $repo/build, when neither is given)
-  --work DIR           scratch folder, emptied of earlier trees on each run
+  --work DIR           scratch folder: a new or empty one, marked as this script's (.gsr-work),
+                       or one marked so before, whose trees of earlier runs are replaced;
+                       never /, the home folder, the checkout or a folder holding them
                        (default: \${TMPDIR:-/tmp}/gsr-nek5000)
 what to run
   --tests LIST         NekTests targets, comma-separated (default: $default_tests);
                        a target named *Serial* runs at P = 1, the others at each P of --np-list
-  --np-list LIST       rank counts for the parallel targets, comma-separated (default: 2)
+  --np-list LIST       rank counts for the parallel targets, comma-separated, each 1 to 1024
+                       (default: 2)
   --sequential         run stock's targets, then gsr's (default: side by side, sharing the
                        cores: a run of P ranks waits for P free cores; builds overlap)
   --timing N           instead of the tests: time stock against gsr, N interleaved runs each
-                       (N >= 8 for a measurement) at P = 2 on a genbox 8x8x8 box and on Ethier
+                       (1 to 1000; N >= 8 for a measurement) at P = 2 on a genbox 8x8x8 box and on Ethier
   --sync               with --timing: the cases set Nek5000's IFSYNC, so the ranks meet in a
                        barrier before each gather-scatter Nek5000 times, and dsum and vdss
                        leave out the wait for a rank that comes late
@@ -52,8 +56,8 @@ which this script points at --mpiexec)
   --cc CMD             C compiler wrapper (default: mpicc.mpich if present, else mpicc)
   --mpiexec CMD        MPI launcher, with any flags it needs (default: mpiexec.mpich, else mpiexec)
   --python PATH        Python 3 for NekTests and the checks (default: /usr/bin/python3)
-  --run-timeout S      stop a Nek5000 run after S seconds, a failure (default: 240; a run of
-                       these tests takes 10 to 30 s)
+  --run-timeout S      stop a Nek5000 run after S seconds (1 to 86400), a failure (default: 240;
+                       a run of these tests takes 10 to 30 s)
   -h, --help           this text
 
 examples
@@ -64,12 +68,13 @@ EOF
 }
 
 die() { echo "nek5000: ERROR: $*" >&2; exit 2; }
+safe_dirs_init nek5000 "$repo" 2
 say() { echo "nek5000: $*"; }
 first_command() { local c; for c in "$@"; do command -v "$c" >/dev/null 2>&1 && { echo "$c"; return; }; done; echo "$1"; }
 
 nek=""; gslib=""; gsr_prefix=""; gsr_build=""
 work=${TMPDIR:-/tmp}/gsr-nek5000
-tests=$default_tests; np_list=2; sequential=0; timing_runs=0; run_timeout=240; sync=0
+tests=$default_tests; np_list=2; sequential=0; timing_runs=0; timing_given=0; run_timeout=240; sync=0
 fc=$(first_command mpif77.mpich mpif77); cc=$(first_command mpicc.mpich mpicc)
 mpiexec=$(first_command mpiexec.mpich mpiexec)
 python=/usr/bin/python3; [ -x "$python" ] || python=python3
@@ -89,7 +94,7 @@ while [ $# -gt 0 ]; do
     --work) work=$2 ;;
     --tests) tests=$2 ;;
     --np-list) np_list=$2 ;;
-    --timing) timing_runs=$2 ;;
+    --timing) timing_runs=$2; timing_given=1 ;;
     --fc) fc=$2 ;;
     --cc) cc=$2 ;;
     --mpiexec) mpiexec=$2 ;;
@@ -102,6 +107,21 @@ done
 
 # --- inputs ---------------------------------------------------------------------------------
 
+# whole_number OPTION VALUE MIN MAX WHAT: dies unless VALUE is a whole number from MIN to MAX
+# (at most 9 digits, so that bash's arithmetic holds it).
+whole_number() {
+  [[ $2 =~ ^[0-9]{1,9}$ ]] && ((10#$2 >= $3 && 10#$2 <= $4)) || die "$1 wants $5 from $3 to $4, not '$2'"
+}
+[[ $np_list =~ ^[1-9][0-9]*(,[1-9][0-9]*)*$ ]] || die "--np-list wants rank counts like 1,2, not '$np_list'"
+IFS=, read -r -a np_values <<<"$np_list"
+for p in "${np_values[@]}"; do whole_number --np-list "$p" 1 1024 "rank counts"; done
+if [ "$timing_given" = 1 ]; then
+  whole_number --timing "$timing_runs" 1 1000 "a number of runs"
+  timing_runs=$((10#$timing_runs))
+fi
+[[ $run_timeout =~ ^[1-9][0-9]*$ ]] || die "--run-timeout wants seconds, not '$run_timeout'"
+whole_number --run-timeout "$run_timeout" 1 86400 "seconds"
+
 [ -n "$nek" ] || nek=$clients/Nek5000-41d17942.tar.gz
 [ -n "$gslib" ] || gslib=$clients/gslib-1.0.9.tar.gz
 [ -e "$nek" ] || die "no Nek5000 source at '$nek': give --nek <tarball|tree> (or set GSR_CLIENTS_DIR)"
@@ -113,10 +133,6 @@ if [ -z "$gsr_prefix" ] && [ -z "$gsr_build" ]; then
   [ -f "$gsr_build/cmake_install.cmake" ] ||
     die "no gsr given and no build in $gsr_build: give --gsr-prefix <installed gsr> or --gsr-build <build folder>"
 fi
-[[ $np_list =~ ^[1-9][0-9]*(,[1-9][0-9]*)*$ ]] || die "--np-list wants rank counts like 1,2, not '$np_list'"
-[[ $timing_runs =~ ^[0-9]+$ ]] || die "--timing wants a number of runs, not '$timing_runs'"
-[[ $run_timeout =~ ^[1-9][0-9]*$ ]] || die "--run-timeout wants seconds, not '$run_timeout'"
-IFS=, read -r -a np_values <<<"$np_list"
 IFS=, read -r -a targets <<<"$tests"
 for t in "${targets[@]}"; do
   [[ $t =~ ^[A-Za-z_][A-Za-z0-9_]*\.test[A-Za-z0-9_]*$ ]] || die "'$t' is not a NekTests target (Class.test_method)"
@@ -127,12 +143,36 @@ for tool in "${fc%% *}" "${cc%% *}" "${launcher[0]}" "$python" nm flock timeout 
 done
 "$python" -c 'import sys; sys.exit(sys.version_info < (3, 6))' || die "$python is older than Python 3.6, which NekTests needs"
 
-work=$(realpath -m "$work")
+# The work folder: never /, the home folder, the checkout or a folder holding one of them, nor
+# a folder inside the checkout (but its build folders); a new or empty folder, or one this
+# script marked before (safe-dirs.sh); a folder of an earlier version of this script, which
+# wrote no marker, is known by the mpiexec it wrote.
+work=$(safe_dirs_resolve "$work")
+safe_dirs_check "$work" --work
 case $work/ in
   "$repo"/build*/*) ;;
   "$repo"/*) die "--work $work is inside the source tree $repo; use a scratch folder" ;;
 esac
-mkdir -p "$work"
+# What the script deletes and remakes in it must hold none of the inputs, and the sources it
+# copies (trees) must not hold the work folder.
+cleared=(source stock gsr results bin cores)
+[ -z "$gsr_build" ] || cleared+=(gsr-prefix)
+for input in --nek --gslib --gsr-prefix --gsr-build; do
+  case $input in
+    --nek) path=$nek ;; --gslib) path=$gslib ;; --gsr-prefix) path=$gsr_prefix ;; --gsr-build) path=$gsr_build ;;
+  esac
+  [ -n "$path" ] || continue
+  path=$(safe_dirs_resolve "$path")
+  for entry in "${cleared[@]}"; do
+    ! safe_dirs_within "$work/$entry" "$path" ||
+      die "$input $path lies in $work/$entry, which this script deletes and remakes; give another --work"
+  done
+  if [ "$input" = --nek ] || [ "$input" = --gslib ]; then
+    ! safe_dirs_within "$path" "$work" || die "--work $work lies in $input $path, which this script copies; give another --work"
+  fi
+done
+safe_dirs_make_work "$work" --work bin/mpiexec \
+  '# Written by scripts/nek5000.sh, which puts this folder first on PATH for NekTests.py.'
 results=$work/results
 cores=$(nproc 2>/dev/null || echo 2)
 
@@ -143,7 +183,7 @@ unset USR_LFLAGS PPLIST FFLAGS CFLAGS MPI EXAMPLES_ROOT TOOLS_ROOT TOOLS_BIN LOG
 # unpack_nek: the Nek5000 source, once, into $work/source/Nek5000 (a tree is copied).
 unpack_nek() {
   local dest=$work/source top
-  rm -rf "$dest"; mkdir -p "$dest"
+  safe_dirs_remove "$work" "$dest"; mkdir -p "$dest"
   if [ -d "$nek" ]; then
     mkdir "$dest/Nek5000"
     tar -C "$nek" --exclude=./.git -cf - . | tar -C "$dest/Nek5000" -xf -
@@ -180,7 +220,7 @@ gslib_tarball() {
 
 # make_tree <build>: a fresh copy of the Nek5000 source for one build, gslib in place.
 make_tree() {
-  rm -rf "${work:?}/$1"; mkdir -p "$work/$1" "$results/$1"
+  safe_dirs_remove "$work" "$work/$1"; mkdir -p "$work/$1" "$results/$1"
   cp -a "$work/source/Nek5000" "$work/$1/Nek5000"
   cp "$gslib_archive" "$work/$1/Nek5000/3rd_party/gslib/"
 }
@@ -190,7 +230,7 @@ make_tree() {
 find_gsr() {
   if [ -n "$gsr_build" ]; then
     gsr_prefix=$work/gsr-prefix
-    rm -rf "$gsr_prefix"
+    safe_dirs_remove "$work" "$gsr_prefix"
     cmake --install "$gsr_build" --prefix "$gsr_prefix" >"$work/gsr-install.log" 2>&1 ||
       die "cmake --install $gsr_build failed (see $work/gsr-install.log)"
   fi
@@ -212,6 +252,7 @@ find_gsr() {
 # seconds (NekTests would wait for ever), recording each run's seconds and exit status in
 # $GSR_NEK_RUNS.
 write_mpiexec() {
+  safe_dirs_remove "$work" "$work/bin" "$work/cores"
   mkdir -p "$work/bin" "$work/cores"
   {
     echo '#!/usr/bin/env bash'
@@ -269,7 +310,7 @@ done
 run_target() {
   local build=$1 target=$2 np=$3 tree=$work/$1/Nek5000
   local base=$results/$build/${target}_np$np status=0 start exe case_dir
-  rm -rf "$base".*; mkdir -p "$base.logs"
+  safe_dirs_remove "$work" "$base".*; mkdir -p "$base.logs"
   touch "$base.stamp"
   start=$(now)
   (cd "$tree/short_tests" && nek_env "$build" "$np" && GSR_NEK_RUNS=$base.runs \
@@ -379,7 +420,7 @@ check_bindings() {
   if [ -z "$exe" ] || [ ! -x "$exe" ]; then fail "bindings check: no gsr executable to run"; return; fi
   for p in "${np_values[@]}"; do [ "$p" -gt "$np" ] && [ "$p" -le "$cores" ] && np=$p; done
   dir=$results/bindings
-  rm -rf "$dir"; mkdir -p "$dir/case"
+  safe_dirs_remove "$work" "$dir"; mkdir -p "$dir/case"
   (cd "$(dirname "$exe")" && tar --exclude=./obj --exclude='*.f[0-9][0-9][0-9][0-9][0-9]' \
      --exclude='*.log.*' -cf - .) | tar -C "$dir/case" -xf -
   case_name=$(sed -n 2p "$dir/case/SESSION.NAME")
@@ -423,7 +464,7 @@ test_mode() {
   local start=$SECONDS build pids=() pid
   say "work folder $work; NekTests targets: $(printf '%s, ' "${plan[@]/ / P=}" | sed 's/, $//')"
   unpack_nek; gslib_tarball; find_gsr
-  rm -rf "$results"; mkdir -p "$results"
+  safe_dirs_remove "$work" "$results"; mkdir -p "$results"
   make_tree stock; make_tree gsr
   write_mpiexec
   if [ "$sequential" = 1 ]; then
@@ -514,11 +555,10 @@ EOF
 
 timing_mode() {
   local n=$timing_runs start=$SECONDS build c i pids=() pid order
-  [ "$n" -ge 1 ] || die "--timing wants at least 1 run"
   [ "$n" -ge 8 ] || say "note: $n runs each; use --timing 8 or more for a measurement"
   say "timing: work folder $work, $n runs per build and case at P = 2$([ "$sync" = 1 ] && echo ', IFSYNC on')"
   unpack_nek; gslib_tarball; find_gsr
-  rm -rf "$results"; mkdir -p "$results/stock" "$results/gsr" "$results/timing"
+  safe_dirs_remove "$work" "$results"; mkdir -p "$results/stock" "$results/gsr" "$results/timing"
   make_tree stock; make_tree gsr
   for build in stock gsr; do timing_cases "$build" & pids+=($!); done
   for pid in "${pids[@]}"; do wait "$pid" || die "building the timing cases failed"; done
@@ -554,4 +594,4 @@ timing_mode() {
   fi
 }
 
-if [ "$timing_runs" -gt 0 ]; then timing_mode; else test_mode; fi
+if [ "$timing_given" = 1 ]; then timing_mode; else test_mode; fi

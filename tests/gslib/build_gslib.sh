@@ -5,12 +5,21 @@
 # linked twice: gsr's libraries ahead of the pristine libgs.a (with a link map, for
 # check_link.sh), and libgs.a alone.
 #   build_gslib.sh GSLIB_TARBALL WORK_DIR MPI_C_COMPILER LIBGSR LIBGSR_FORTRAN SOURCE_DIR
+# WORK_DIR is made and marked as this script's (scripts/lib/safe-dirs.sh); a folder that is not
+# empty and not marked so, or that is or holds the checkout, /, or the home folder, is refused
+# before anything is touched. On each run the script replaces only what it writes there.
 set -euo pipefail
 tarball=$1 work=$2 cc=$3 libgsr=$4 libgsr_fortran=$5 source=$6
+. "$(dirname "${BASH_SOURCE[0]}")/../../scripts/lib/safe-dirs.sh"
+safe_dirs_init build_gslib "$(dirname "${BASH_SOURCE[0]}")/../.." 1
 [ -f "$tarball" ] || { echo "build_gslib: no gslib source tarball at $tarball" >&2; exit 1; }
-rm -rf "$work"
+work=$(safe_dirs_resolve "$work")
+safe_dirs_make_work "$work" WORK_DIR
+safe_dirs_remove "$work" "$work/src" "$work/make.log" "$work/gs_prefixed.o" "$work/gs_plain.o" "$work/calls.o" \
+  "$work/calls_gsr" "$work/calls_gslib" "$work/calls_gsr.map" "$work"/out_np*
 mkdir -p "$work/src"
-tar -xzf "$tarball" -C "$work/src" --strip-components=1
+tar -xzf "$tarball" -C "$work/src" --strip-components=1 ||
+  { echo "build_gslib: cannot unpack $tarball (a gslib source tarball, .tar.gz)" >&2; exit 1; }
 gslib=$work/src
 # gslib itself is built as Nek5000 builds it, whatever CFLAGS the environment has; the
 # program below takes CFLAGS and LDFLAGS (a sanitized gsr build sets them, so the program
