@@ -17,6 +17,9 @@ checkout=$scratch/src/gsr
 cp "$source_dir/scripts/nek5000.sh" "$checkout/scripts/"
 cp "$source_dir/scripts/lib/safe-dirs.sh" "$checkout/scripts/lib/" 2>/dev/null || true
 cp "$source_dir/tests/gslib/build_gslib.sh" "$checkout/tests/gslib/"
+mkdir -p "$checkout/tests/support" "$checkout/tests/tools"
+cp "$source_dir/tests/support/scratch.cmake" "$checkout/tests/support/" 2>/dev/null || true
+cp "$source_dir/tests/tools/check_refusals.cmake" "$checkout/tests/tools/"
 echo "uncommitted work" >"$checkout/precious.txt"
 # The tools nek5000.sh looks for before its work folder; stand-ins for those a machine lacks.
 for tool in nm flock timeout make; do
@@ -34,7 +37,7 @@ nek_args=(--nek "$scratch/fake-nek" --gslib "$scratch/fake-gslib.tar.gz" --gsr-p
 failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 # run NAME EXPECT_RC PATTERN DIR COMMAND...: runs COMMAND in DIR; checks the exit code and that
-# PATTERN (a plain substring) is in its stderr.
+# PATTERN (a plain substring, single spaces) is in its stderr.
 run() {
   local name=$1 expect=$2 pattern=$3 dir=$4 rc=0
   shift 4
@@ -42,7 +45,8 @@ run() {
   echo "--- $name: exit $rc"
   sed 's/^/    /' "$scratch/$name.err"
   [ "$rc" = "$expect" ] || fail "$name: exit code $rc, expected $expect"
-  grep -qF -- "$pattern" "$scratch/$name.err" || fail "$name: no '$pattern' in its stderr"
+  # (cmake wraps its messages: spaces and line ends alike)
+  tr -s '[:space:]' ' ' <"$scratch/$name.err" | grep -qF -- "$pattern" || fail "$name: no '$pattern' in its stderr"
 }
 kept() { for f in "$@"; do [ -e "$f" ] || fail "$f was deleted"; done; }
 gone() { for f in "$@"; do [ ! -e "$f" ] || fail "$f is still there"; done; }
@@ -144,6 +148,24 @@ echo "mine" >"$gwork/notes.txt"
 run gslib_work_marked 1 "build_gslib: cannot unpack $scratch/fake-gslib.tar.gz" "$scratch" gslib "$gwork"
 kept "$gwork/notes.txt" "$gwork/.gsr-work"
 gone "$gwork/src/old"
+
+# ---- the cmake -P test scripts' scratch folders (tests/support/scratch.cmake) -------------
+refusals() { cmake -DGROUP=serial -DMESH=true -DMODEL=true -DDIR="$1" -P "$checkout/tests/tools/check_refusals.cmake"; }
+run cmake_scratch_holds_checkout 1 "is or contains the checkout $checkout; not removing it" "$scratch" \
+  refusals "$scratch/src"
+kept "$checkout/precious.txt" "$scratch/src/source/keep.txt"
+run cmake_scratch_holds_home 1 "is or contains the home folder $scratch/h/home; not removing it" "$scratch" \
+  refusals "$scratch/h"
+kept "$scratch/h/home"
+run cmake_scratch_relative 1 "is not an absolute path; not removing it" "$scratch" refusals foreign
+kept "$foreign/source/keep.txt"
+outside=$(mktemp -d)
+mkdir -p "$outside/data"
+echo "foreign" >"$outside/data/keep.txt"
+run cmake_scratch_outside_build 1 "is not inside a build folder (no CMakeCache.txt above it)" "$scratch" \
+  refusals "$outside/data"
+kept "$outside/data/keep.txt"
+rm -rf "${outside:?}"
 
 if [ "$failures" -gt 0 ]; then
   echo "check_work_folders: $failures failures"

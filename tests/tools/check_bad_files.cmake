@@ -3,7 +3,8 @@ cmake_minimum_required(VERSION 3.25)
 # corpus and checks that each fails cleanly: the expected exit code (2: cannot load,
 # 1: loads but inconsistent), a message naming the file and the object, within a timeout.
 #   cmake -DMAKE_BAD=... -DCHECK=... -DMPIEXEC=... -DRANKS=2 -DDIR=... -P check_bad_files.cmake
-file(REMOVE_RECURSE "${DIR}")
+include(${CMAKE_CURRENT_LIST_DIR}/../support/scratch.cmake)
+gsr_clear_scratch("${DIR}")
 execute_process(COMMAND "${MAKE_BAD}" "${DIR}" RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "make-bad-meshes failed: ${rc}")

@@ -11,8 +11,8 @@ cmake_minimum_required(VERSION 3.25)
 if(NOT CASE_TIMEOUT)
   set(CASE_TIMEOUT 60)
 endif()
-file(REMOVE_RECURSE ${DIR})
-file(MAKE_DIRECTORY ${DIR})
+include(${CMAKE_CURRENT_LIST_DIR}/../support/scratch.cmake)
+gsr_clear_scratch("${DIR}")
 set(failures "")
 
 # Machine files: one good, two with a "format" of the wrong JSON type, and a folder.

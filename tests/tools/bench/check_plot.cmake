@@ -5,7 +5,8 @@
 cmake_minimum_required(VERSION 3.25)
 string(REPLACE "|" ";" inputs "${INPUTS}")
 string(REPLACE "|" ";" expect "${EXPECT}")
-file(REMOVE_RECURSE "${OUT}")
+include(${CMAKE_CURRENT_LIST_DIR}/../../support/scratch.cmake)
+gsr_clear_scratch("${OUT}")
 execute_process(COMMAND "${PYTHON}" "${SCRIPT}" --out "${OUT}" ${inputs}
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 120)
 message("exit code: ${rc}\n--- stdout ---\n${out}--- stderr ---\n${err}")

@@ -1,0 +1,55 @@
+# scratch.cmake — for test scripts run with cmake -P that empty a folder given on their
+# command line (-DDIR=...): gsr_clear_scratch(<dir>) removes and remakes <dir> only if it lies
+# inside a build folder (a folder above it holds CMakeCache.txt) and is not /, the home folder,
+# the checkout or a folder holding one of them; else it stops the script, naming the folder and
+# why, before anything is touched (issue 42).
+cmake_minimum_required(VERSION 3.25)
+
+get_filename_component(gsr_scratch_checkout "${CMAKE_CURRENT_LIST_DIR}/../.." REALPATH)
+
+function(gsr_scratch_inside outer inner result)
+  string(LENGTH "${outer}/" length)
+  string(SUBSTRING "${inner}/" 0 ${length} head)
+  if(inner STREQUAL outer OR head STREQUAL "${outer}/")
+    set(${result} TRUE PARENT_SCOPE)
+  else()
+    set(${result} FALSE PARENT_SCOPE)
+  endif()
+endfunction()
+
+function(gsr_clear_scratch dir)
+  if(dir STREQUAL "" OR NOT IS_ABSOLUTE "${dir}")
+    message(FATAL_ERROR "scratch folder '${dir}' is not an absolute path; not removing it")
+  endif()
+  get_filename_component(path "${dir}" REALPATH)
+  if(path STREQUAL "/")
+    message(FATAL_ERROR "scratch folder '${dir}' is the root folder; not removing it")
+  endif()
+  gsr_scratch_inside("${path}" "${gsr_scratch_checkout}" holds_checkout)
+  if(holds_checkout)
+    message(FATAL_ERROR "scratch folder '${dir}' is or contains the checkout ${gsr_scratch_checkout}; not removing it")
+  endif()
+  if(DEFINED ENV{HOME} AND NOT "$ENV{HOME}" STREQUAL "")
+    get_filename_component(home "$ENV{HOME}" REALPATH)
+    gsr_scratch_inside("${path}" "${home}" holds_home)
+    if(holds_home AND NOT home STREQUAL "/")
+      message(FATAL_ERROR "scratch folder '${dir}' is or contains the home folder ${home}; not removing it")
+    endif()
+  endif()
+  get_filename_component(parent "${path}" DIRECTORY)
+  set(in_build FALSE)
+  while(NOT parent STREQUAL "/" AND NOT parent STREQUAL "")
+    if(EXISTS "${parent}/CMakeCache.txt")
+      set(in_build TRUE)
+      break()
+    endif()
+    get_filename_component(parent "${parent}" DIRECTORY)
+  endwhile()
+  if(NOT in_build)
+    message(FATAL_ERROR "scratch folder '${dir}' is not inside a build folder (no CMakeCache.txt above it); "
+                        "not removing it")
+  endif()
+  # The folder as given: a symbolic link is removed, not what it points to.
+  file(REMOVE_RECURSE "${dir}")
+  file(MAKE_DIRECTORY "${dir}")
+endfunction()
