@@ -6,7 +6,9 @@
 //   gsr-poisson --list-methods
 //
 // The exact solution is manufactured (manufactured.hpp), so the report can give the error.
-// Exit status: 0 solved, 1 error, 2 bad command line, 3 CG did not reach the tolerance.
+// Exit status: 0 solved, 1 error, 2 bad command line (also an output path that is a folder, in
+// a missing or unwritable folder, or the mesh file itself, or whose XDMF sidecar is), 3 CG did
+// not reach the tolerance.
 #include "poisson_solver.hpp"
 #include "solution_file.hpp"
 
@@ -17,6 +19,7 @@
 #include <nlohmann/json.hpp>
 
 #include <mpi.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <filesystem>
@@ -40,6 +43,36 @@ struct Arguments {
 
 std::string default_output(const std::string& mesh) {
   return std::filesystem::path(mesh).stem().string() + "_solution.h5";
+}
+
+/// The solution file this run writes, "" with --no-output.
+std::string output_path(const Arguments& args) {
+  return args.no_output ? "" : (args.output.empty() ? default_output(args.mesh) : args.output);
+}
+
+/// Why the solution cannot be written to `output` (and its XDMF sidecar beside it), or "":
+/// checked before the mesh is read, so that a run neither solves only to fail at the end nor
+/// writes over the mesh it reads (as src/tools/outputs.cpp does for the tools).
+std::string output_problem(const Arguments& args, const std::string& output) {
+  namespace fs = std::filesystem;
+  if (output.empty()) return {};
+  const std::string name = (args.output.empty() ? "the default output '" : "-o '") + output + "'";
+  const std::string sidecar = gsr::xdmf_path(output);
+  std::error_code error;
+  for (const std::string& path : {output, sidecar}) {
+    const std::string what = path == output ? name : name + ": its XDMF sidecar '" + sidecar + "'";
+    if (fs::is_directory(path, error)) return what + " is a folder, not a file";
+    if (fs::equivalent(path, args.mesh, error))
+      return what + " is the same file as the mesh '" + args.mesh + "', which this run reads; write to another path";
+  }
+  fs::path folder = fs::path(output).parent_path();
+  if (folder.empty()) folder = ".";
+  if (!fs::exists(folder, error)) return name + ": its folder '" + folder.string() + "' does not exist";
+  if (!fs::is_directory(folder, error)) return name + ": '" + folder.string() + "' is not a folder";
+  // The writer writes beside the target and renames into place: the folder takes new entries.
+  if (::access(folder.c_str(), W_OK | X_OK) != 0)
+    return name + ": its folder '" + folder.string() + "' is not writable";
+  return {};
 }
 
 nlohmann::json report_json(const Arguments& args, const gsr::Mesh& mesh, const poisson::SolveReport& r,
@@ -113,7 +146,7 @@ int run(const Arguments& args, int rank) {
   options.weights = args.dot == "owner" ? poisson::DotWeights::owner : poisson::DotWeights::multiplicity;
   const poisson::SolveReport report = poisson::solve_poisson(mesh, MPI_COMM_WORLD, options);
 
-  const std::string output = args.no_output ? "" : (args.output.empty() ? default_output(args.mesh) : args.output);
+  const std::string output = output_path(args);
   const double write_start = MPI_Wtime();
   if (!output.empty()) {
     std::vector<double> error(report.u.size());
@@ -187,6 +220,17 @@ int main(int argc, char** argv) {
   }
   if (args.mesh.empty()) {
     if (rank == 0) std::fprintf(stderr, "gsr-poisson: a mesh file is required (see --help)\n");
+    MPI_Finalize();
+    return 2;
+  }
+
+  // Rank 0 judges the output paths (it sees the same files as the others on a shared file
+  // system) and every rank leaves alike.
+  const std::string problem = rank == 0 ? output_problem(args, output_path(args)) : std::string();
+  unsigned long long length = problem.size();
+  MPI_Bcast(&length, 1, MPI_UNSIGNED_LONG_LONG, 0, MPI_COMM_WORLD);
+  if (length != 0) {
+    if (rank == 0) std::fprintf(stderr, "gsr-poisson: error: %s; nothing was run\n", problem.c_str());
     MPI_Finalize();
     return 2;
   }

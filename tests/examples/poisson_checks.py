@@ -16,6 +16,7 @@ import argparse
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 
@@ -157,6 +158,32 @@ def check_errors(tools, args):
     if result.returncode != 3 or json.loads(result.stdout)["converged"]:
         fail("an iteration limit too small to converge must exit with status 3 (got %d)" % result.returncode)
     print("iteration limit reached: status %d" % result.returncode)
+
+    # Output paths (issue 42; E-TOOL-OUTPUT-CLASH, E-TOOL-OUTPUT-UNWRITABLE): refused with
+    # status 2 before the mesh is read, naming -o and the path; the mesh read is never written
+    # over, by the solution or by its XDMF sidecar (gsr-poisson used to replace it).
+    twin = tools.path("twin.xmf")  # the same mesh under a name a sidecar could have
+    shutil.copyfile(good, twin)
+    os.makedirs(tools.path("folder.h5"), exist_ok=True)
+    before = {path: open(path, "rb").read() for path in (good, twin)}
+    for options, ranks, words in [
+            (["-o", good], 2, ["-o '%s' is the same file as the mesh" % good, "nothing was run"]),
+            (["-o", os.path.join(args.workdir, ".", "good.h5")], 1, ["is the same file as the mesh"]),
+            (["-o", tools.path("folder.h5")], 2, ["-o '%s' is a folder, not a file" % tools.path("folder.h5")]),
+            (["-o", tools.path("no/such/x.h5")], 1, ["its folder '%s' does not exist" % tools.path("no/such")])]:
+        result = tools.solve(good, ranks, options, expect_success=False)
+        if result.returncode != 2 or not all(w in result.stderr for w in words) or result.stdout:
+            fail("output %s: status %d, stderr %r, stdout %r" % (options, result.returncode, result.stderr, result.stdout))
+        print("output %s: status %d, %s" % (" ".join(options), result.returncode, result.stderr.strip()))
+    result = tools.solve(twin, 1, ["-o", tools.path("twin.h5")], expect_success=False)
+    if result.returncode != 2 or "its XDMF sidecar '%s' is the same file as the mesh" % twin not in result.stderr:
+        fail("a sidecar over the mesh: status %d, stderr %r" % (result.returncode, result.stderr))
+    print("sidecar over the mesh: status %d, %s" % (result.returncode, result.stderr.strip()))
+    for path, data in before.items():
+        if open(path, "rb").read() != data:
+            fail("%s was written over" % path)
+    if os.path.exists(tools.path("twin.h5")):
+        fail("a refused run wrote %s" % tools.path("twin.h5"))
 
     # Periodic in x: u = sin(2 pi x / Lx) sin(pi y / Ly); still spectrally accurate.
     periodic = tools.mesh("periodic.h5", 2, "3,2", 8, extra=["--periodic", "x"])
