@@ -14,8 +14,13 @@ import math
 import os
 import struct
 import subprocess
+import sys
 import tempfile
 import zlib
+
+sys.dont_write_bytecode = True  # scripts/lib/output_paths.py: no __pycache__ in the checkout
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
+from output_paths import refuse_folder, refuse_outputs  # noqa: E402
 
 CASES = [  # label, gsr-mesh arguments, colour
     ("2-D box 2x2", ["--dim", "2", "--elements", "2,2"], (31, 119, 180)),
@@ -197,6 +202,9 @@ def main():
     parser.add_argument("--build", default=os.path.join(repo, "build"))
     parser.add_argument("--out", default=os.path.join(repo, "docs"))
     args = parser.parse_args()
+    refuse_folder("convergence_plot", "--out", args.out, must_exist=True)
+    refuse_outputs("convergence_plot", [("--out", os.path.join(args.out, name))
+                                        for name in ("convergence.csv", "convergence.png")])
     with tempfile.TemporaryDirectory() as workdir:
         results = measure(args.build, workdir)
     with open(os.path.join(args.out, "convergence.csv"), "w") as f:

@@ -16,6 +16,10 @@ import math
 import os
 import sys
 
+sys.dont_write_bytecode = True  # scripts/lib/output_paths.py: no __pycache__ in the checkout
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
+from output_paths import refuse_folder, refuse_outputs  # noqa: E402
+
 
 def load(paths):
     """Every record of every file, and each file's run metadata."""
@@ -128,20 +132,24 @@ def main():
     parser.add_argument("--out", default=".", help="folder for the PNG files (default: here)")
     parser.add_argument("--mode", default="blocking", choices=["blocking", "nonblocking"])
     args = parser.parse_args()
+    records, runs = load(args.files)
+    all_ranks = sorted(distinct(r["ranks"] for r in records if r["kind"] == "call"))
+    if not all_ranks:
+        sys.exit("plot_bench: no call records in %s" % ", ".join(args.files))
+    refuse_folder("plot_bench", "--out", args.out, must_exist=False)
+    suffix = "" if args.mode == "blocking" else "_" + args.mode
+    paths = {ranks: os.path.join(args.out, "bench_np%d%s.png" % (ranks, suffix)) for ranks in all_ranks}
+    if os.path.isdir(args.out):
+        refuse_outputs("plot_bench", [("the picture", path) for path in paths.values()],
+                       [("the input", path) for path in args.files])
     try:
         import matplotlib
         matplotlib.use("Agg")
         import matplotlib.pyplot as pyplot
     except ImportError:
         sys.exit("plot_bench: needs matplotlib (Debian: python3-matplotlib, see scripts/install-deps.sh)")
-    records, runs = load(args.files)
-    all_ranks = sorted(distinct(r["ranks"] for r in records if r["kind"] == "call"))
-    if not all_ranks:
-        sys.exit("plot_bench: no call records in %s" % ", ".join(args.files))
     os.makedirs(args.out, exist_ok=True)
-    for ranks in all_ranks:
-        suffix = "" if args.mode == "blocking" else "_" + args.mode
-        path = os.path.join(args.out, "bench_np%d%s.png" % (ranks, suffix))
+    for ranks, path in paths.items():
         plot_ranks(pyplot, records, runs, ranks, args.mode, path)
         print(path)
 

@@ -10,7 +10,12 @@ Each FILE.json is what `gsr-model --json FILE.json` wrote. Needs Debian's python
 """
 import argparse
 import json
+import os
 import sys
+
+sys.dont_write_bytecode = True  # scripts/lib/output_paths.py: no __pycache__ in the checkout
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
+from output_paths import refuse_outputs  # noqa: E402
 
 
 def load(path):
@@ -45,6 +50,7 @@ def main():
     parser.add_argument("files", nargs="+", help="gsr-model --json outputs")
     parser.add_argument("--out", default="model.png", help="the picture to write (default model.png)")
     args = parser.parse_args()
+    refuse_outputs("plot_model", [("--out", args.out)], [("the input", path) for path in args.files])
 
     import matplotlib
     matplotlib.use("Agg")

@@ -19,6 +19,10 @@ import subprocess
 import sys
 import tempfile
 
+sys.dont_write_bytecode = True  # scripts/lib/output_paths.py: no __pycache__ in the checkout
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
+from output_paths import refuse_outputs  # noqa: E402
+
 
 def run(command):
     done = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
@@ -54,6 +58,7 @@ def main():
     args = parser.parse_args()
     if args.runs < 1:
         sys.exit("validate_model: --runs must be >= 1")
+    refuse_outputs("validate_model", [("--json", args.json)], [("--bench", args.bench)])
     ranks = [int(p) for p in args.ranks.split(",")]
     elements = [int(e) for e in args.elements.split(",")]
 
