@@ -15,6 +15,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$SECONDS
+# The build folder: never /, the home folder, the checkout or a folder holding them
+# (scripts/lib/safe-dirs.sh), as it may be emptied below; checked before anything is installed.
+build=${GSR_OPENMPI_BUILD_DIR:-${TMPDIR:-/tmp}/gsr-build-openmpi}
+. scripts/lib/safe-dirs.sh
+safe_dirs_init build-openmpi "$PWD" 2
+safe_dirs_check "$(safe_dirs_resolve "$build")" "the build folder (GSR_OPENMPI_BUILD_DIR)"
 
 packages=(libopenmpi-dev openmpi-bin libhdf5-openmpi-dev)
 arch=$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || gcc -print-multiarch)
@@ -81,7 +87,6 @@ export OMPI_MCA_rmaps_base_oversubscribe=1
 # so the ranks left have nothing more to say.
 export OMPI_MCA_odls_base_sigkill_timeout=0
 
-build=${GSR_OPENMPI_BUILD_DIR:-${TMPDIR:-/tmp}/gsr-build-openmpi}
 jobs=$(nproc 2>/dev/null || echo 2)
 # The folder lives outside the tree, so it may hold a build of another checkout (CMake
 # refuses to reuse it for this one): the default folder is this script's own and is
