@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Work folders that a script may empty without deleting anything it did not make (issue 42).
 # Sourced (bash), not run:
 #   . scripts/lib/safe-dirs.sh
