@@ -164,6 +164,8 @@ def check_errors(tools, args):
     # over, by the solution or by its XDMF sidecar (gsr-poisson used to replace it).
     twin = tools.path("twin.xmf")  # the same mesh under a name a sidecar could have
     shutil.copyfile(good, twin)
+    if os.path.exists(tools.path("twin.h5")):  # from an earlier run in this work folder
+        os.remove(tools.path("twin.h5"))
     os.makedirs(tools.path("folder.h5"), exist_ok=True)
     before = {path: open(path, "rb").read() for path in (good, twin)}
     for options, ranks, words in [
