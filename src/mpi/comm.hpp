@@ -18,7 +18,8 @@ public:
   /// then an agreement over `user` (agree_on_errors) that every rank took its duplicate
   /// over. A rank that could not (MPI refused the error handler, memory ran out) throws its
   /// error and the others `remote` naming it, at once: none goes on to wait on a duplicate
-  /// that rank has left.
+  /// that rank has left. (A rank that fails before it joins the duplicate, as MPI refusing
+  /// MPI_Comm_idup, is a rank that never came: the others time out.)
   OwnedComm(MPI_Comm user, double timeout);
   /// The same duplicate without that agreement, for a caller whose next step agrees anyway
   /// and tells the others through the duplicate (run_watched): a failure on this rank once
