@@ -2,12 +2,15 @@
 #include "mpi/comm.hpp"
 
 #include "mpi/checked.hpp"
+#include "mpi/seam.hpp"
 
 #include <memory>
+#include <new>
+#include <string>
 
 namespace gsr::detail {
 
-OwnedComm::OwnedComm(MPI_Comm user, double timeout) {
+OwnedComm OwnedComm::duplicate(MPI_Comm user, double timeout, std::exception_ptr& failure) {
   // Non-blocking and polled (wait_polled): a rank that gave up on the step before this one
   // (GSR_TIMEOUT) never comes, and the others must not wait for it forever. MPI writes the
   // new handle when the duplicate completes, so it lives on the heap until then.
@@ -18,8 +21,40 @@ OwnedComm::OwnedComm(MPI_Comm user, double timeout) {
   auto dup = std::make_shared<Duplicate>();
   GSR_MPI_CHECK(MPI_Comm_idup(user, &dup->comm, &dup->request));
   wait_polled(dup->request, dup, timeout);
-  comm_ = dup->comm;
-  GSR_MPI_CHECK(MPI_Comm_set_errhandler(comm_, MPI_ERRORS_RETURN));
+  OwnedComm owned;
+  owned.comm_ = dup->comm;
+  // From here on a failure is this rank's alone: every rank has the duplicate.
+  try {
+    seam::reached(seam::Point::duplicate);
+    GSR_MPI_CHECK(MPI_Comm_set_errhandler(owned.comm_, MPI_ERRORS_RETURN));
+  } catch (...) {
+    failure = std::current_exception();
+  }
+  return owned;
+}
+
+OwnedComm::OwnedComm(MPI_Comm user, double timeout) {
+  std::exception_ptr failure;
+  OwnedComm made = duplicate(user, timeout, failure);  // freed on every rank if the agreement throws
+  ErrorCode code = ErrorCode::ok;
+  std::string message;
+  if (failure) {
+    try {
+      std::rethrow_exception(failure);
+    } catch (const Error& e) {
+      code = e.code();
+      message = e.what();
+    } catch (const std::bad_alloc&) {
+      code = ErrorCode::internal;
+      message = "gsr: out of memory taking over a duplicate of the communicator";
+    } catch (...) {
+      code = ErrorCode::internal;
+      message = "gsr: taking over a duplicate of the communicator failed";
+    }
+  }
+  agree_on_errors(user, code, message, timeout);
+  comm_ = made.comm_;
+  made.comm_ = MPI_COMM_NULL;
 }
 
 OwnedComm OwnedComm::adopt(MPI_Comm created) {

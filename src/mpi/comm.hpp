@@ -6,14 +6,26 @@
 
 #include <mpi.h>
 
+#include <exception>
+
 namespace gsr::detail {
 
 class OwnedComm {
 public:
   OwnedComm() = default;
-  /// Collective over `user` (MPI_Comm_idup, polled: Error(timeout) after `timeout` seconds,
-  /// GSR_TIMEOUT, if a rank never joins). Throws Error(mpi) if MPI refuses.
+  /// Collective over `user`: the duplicate (MPI_Comm_idup, polled: Error(timeout) after
+  /// `timeout` seconds, GSR_TIMEOUT, if a rank never joins; Error(mpi) if MPI refuses it),
+  /// then an agreement over `user` (agree_on_errors) that every rank took its duplicate
+  /// over. A rank that could not (MPI refused the error handler, memory ran out) throws its
+  /// error and the others `remote` naming it, at once: none goes on to wait on a duplicate
+  /// that rank has left. (A rank that fails before it joins the duplicate, as MPI refusing
+  /// MPI_Comm_idup, is a rank that never came: the others time out.)
   OwnedComm(MPI_Comm user, double timeout);
+  /// The same duplicate without that agreement, for a caller whose next step agrees anyway
+  /// and tells the others through the duplicate (run_watched): a failure on this rank once
+  /// MPI made the duplicate is put in `failure` and the duplicate returned all the same.
+  /// Throws as the constructor does if the duplicate itself fails.
+  static OwnedComm duplicate(MPI_Comm user, double timeout, std::exception_ptr& failure);
   /// Takes ownership of a communicator gsr created (a graph communicator, say) and makes it
   /// return errors too.
   static OwnedComm adopt(MPI_Comm created);

@@ -1,6 +1,8 @@
 // mpi/messages.cpp — see messages.hpp.
 #include "mpi/messages.hpp"
 
+#include "mpi/seam.hpp"
+
 #include <algorithm>
 #include <limits>
 #include <string>
@@ -54,13 +56,21 @@ void receive_one(MPI_Message* handle, std::byte* into, std::size_t bytes) {
 
 // After a first chunk of exactly the limit: matches the chunks that follow it, up to and
 // including the first shorter one. They were posted together with the first, so they are
-// on their way and this wait is short.
-void match_rest(MPI_Comm comm, int tag, std::size_t limit, ProbedMessage& message) {
+// usually on their way; but a sender that failed between two of its chunks never sends the
+// rest, so the wait polls (MPI_Improbe) and, every `checks_every` polls, runs `check` (a
+// Watch's: a failure notice, GSR_TIMEOUT), which throws to stop it.
+void match_rest(MPI_Comm comm, int tag, std::size_t limit, ProbedMessage& message, const PollCheck& check) {
+  constexpr unsigned checks_every = 16;  // as the Watch's own waits (watch.cpp)
   message.chunk = limit;
   for (std::size_t chunk = message.bytes; chunk == limit;) {
     MPI_Message handle = MPI_MESSAGE_NULL;
     MPI_Status status;
-    GSR_MPI_CHECK(MPI_Mprobe(message.source, tag, comm, &handle, &status));
+    int found = 0;
+    for (unsigned polls = 1;; ++polls) {
+      GSR_MPI_CHECK(MPI_Improbe(message.source, tag, comm, &found, &handle, &status));
+      if (found) break;
+      if (check && polls % checks_every == 0) check();
+    }
     chunk = bytes_of(status);
     message.more.push_back(handle);
     message.bytes += chunk;
@@ -91,6 +101,7 @@ void post_send(const void* data, std::size_t bytes, int dest, int tag, MPI_Comm 
   }
   for (std::size_t sent = 0;;) {
     const std::size_t chunk = std::min(limit, bytes - sent);
+    if (sent > 0) seam::reached(seam::Point::chunk);
     requests.push_back(MPI_REQUEST_NULL);
     send_one(at + sent, chunk, dest, tag, comm, mode, &requests.back());
     sent += chunk;
@@ -135,14 +146,14 @@ ProbedMessage probe(MPI_Comm comm, int source, int tag, std::size_t chunk_bytes)
   GSR_MPI_CHECK(MPI_Mprobe(source, tag, comm, &message.handle, &status));
   message.bytes = bytes_of(status);
   message.source = status.MPI_SOURCE;
-  if (const std::size_t limit = chunk_limit(chunk_bytes); limit != 0) match_rest(comm, tag, limit, message);
+  if (const std::size_t limit = chunk_limit(chunk_bytes); limit != 0) match_rest(comm, tag, limit, message, {});
   return message;
 }
 
 namespace {
 
 std::optional<ProbedMessage> try_probe_chunked(MPI_Comm comm, int source, int tag, std::size_t chunk_bytes,
-                                               bool chunked) {
+                                               bool chunked, const PollCheck& check) {
   ProbedMessage message;
   MPI_Status status;
   int found = 0;
@@ -150,18 +161,20 @@ std::optional<ProbedMessage> try_probe_chunked(MPI_Comm comm, int source, int ta
   if (!found) return std::nullopt;
   message.bytes = bytes_of(status);
   message.source = status.MPI_SOURCE;
-  if (const std::size_t limit = chunk_limit(chunk_bytes); chunked && limit != 0) match_rest(comm, tag, limit, message);
+  if (const std::size_t limit = chunk_limit(chunk_bytes); chunked && limit != 0)
+    match_rest(comm, tag, limit, message, check);
   return message;
 }
 
 }  // namespace
 
-std::optional<ProbedMessage> try_probe(MPI_Comm comm, int source, int tag, std::size_t chunk_bytes) {
-  return try_probe_chunked(comm, source, tag, chunk_bytes, true);
+std::optional<ProbedMessage> try_probe(MPI_Comm comm, int source, int tag, std::size_t chunk_bytes,
+                                       const PollCheck& check) {
+  return try_probe_chunked(comm, source, tag, chunk_bytes, true, check);
 }
 
 std::optional<ProbedMessage> try_probe_short(MPI_Comm comm, int source, int tag) {
-  return try_probe_chunked(comm, source, tag, 0, false);
+  return try_probe_chunked(comm, source, tag, 0, false, {});
 }
 
 void receive(ProbedMessage& message, void* into) {

@@ -24,6 +24,7 @@
 #include <mpi.h>
 
 #include <cstddef>
+#include <functional>
 #include <optional>
 #include <span>
 #include <type_traits>
@@ -71,9 +72,15 @@ struct ProbedMessage {
 /// matches it.
 ProbedMessage probe(MPI_Comm comm, int source, int tag, std::size_t chunk_bytes);
 
+/// Run now and then while a wait polls; throws to stop the wait (a Watch's check: a failure
+/// notice from another rank, GSR_TIMEOUT). Empty: the wait goes on until it is over.
+using PollCheck = std::function<void()>;
+
 /// The next message from `source` (or MPI_ANY_SOURCE) with `tag` if it has begun to arrive
-/// (MPI_Improbe), matched; the rest of a chunked message is waited for.
-std::optional<ProbedMessage> try_probe(MPI_Comm comm, int source, int tag, std::size_t chunk_bytes);
+/// (MPI_Improbe), matched; the rest of a chunked message is waited for, polled, with `check`
+/// run between the polls.
+std::optional<ProbedMessage> try_probe(MPI_Comm comm, int source, int tag, std::size_t chunk_bytes,
+                                       const PollCheck& check = {});
 
 /// try_probe for a message sent with post_short_send, which is never chunked.
 std::optional<ProbedMessage> try_probe_short(MPI_Comm comm, int source, int tag);

@@ -2,9 +2,8 @@
 #include "mpi/watch.hpp"
 
 #include "mpi/keeper.hpp"
+#include "mpi/seam.hpp"
 
-#include <atomic>
-#include <new>
 #include <utility>
 
 namespace gsr::detail {
@@ -14,19 +13,7 @@ namespace {
 // No method of a call uses a tag this high; MPI guarantees tags up to 32767.
 constexpr int notice_tag = 32767;
 
-std::atomic<int> waits_until_failure{0};
-
-/// Counts a wait for fail_wait_for_testing.
-void count_wait_for_testing() {
-  int left = waits_until_failure.load(std::memory_order_relaxed);
-  while (left > 0 && !waits_until_failure.compare_exchange_weak(left, left - 1, std::memory_order_relaxed)) {
-  }
-  if (left == 1) throw std::bad_alloc();
-}
-
 }  // namespace
-
-void fail_wait_for_testing(int n) noexcept { waits_until_failure.store(n, std::memory_order_relaxed); }
 
 PendingSends::~PendingSends() {
   bool pending = false;
@@ -58,7 +45,7 @@ void Watch::check(double since) {
 }
 
 double Watch::begin_wait() {
-  count_wait_for_testing();
+  seam::reached(seam::Point::wait);
   return MPI_Wtime();
 }
 
@@ -68,8 +55,10 @@ constexpr unsigned checks_every = 16;
 
 ProbedMessage Watch::probe(int source, int tag) {
   const double since = begin_wait();
+  // The rest of a chunked message is waited for the same way (messages.cpp, match_rest).
+  const PollCheck check_rest = [this, since] { check(since); };
   for (unsigned polls = 1;; ++polls) {
-    if (std::optional<ProbedMessage> message = try_probe(comm_, source, tag, settings_.chunk_bytes))
+    if (std::optional<ProbedMessage> message = try_probe(comm_, source, tag, settings_.chunk_bytes, check_rest))
       return std::move(*message);
     if (polls % checks_every == 0) check(since);
   }

@@ -90,16 +90,14 @@ private:
   MessageSettings settings_;
 };
 
-/// Runs `body(watch)`, the messages of a call (`what`: "transfer", "scatter", "gather") on `own` (its own communicator)
-/// after the ranks agreed on its arguments on `user`; then every rank agrees on `user` whether any failed (see the
-/// top). Throws on every rank if any failed; an exception of the body that is not a gsr::Error (a caller's make_room
-/// threw it) is rethrown as it was on its rank.
+/// Runs `body(watch)`, the messages of a call (`what`: "transfer", "scatter", "gather") on `own` (its own communicator,
+/// from OwnedComm::duplicate) after the ranks agreed on its arguments on `user`; then every rank agrees on `user`
+/// whether any failed (see the top). `own_failure`, taking `own` over failed on this rank (OwnedComm::duplicate),
+/// counts as a failure of the body before its first message. Throws on every rank if any failed; an exception of the
+/// body that is not a gsr::Error (a caller's make_room threw it) is rethrown as it was on its rank.
 template <class Body>
-void run_watched(MPI_Comm user, OwnedComm& own, const MessageSettings& settings, const char* what, Body&& body);
-
-/// For tests: the n-th wait of a Watch on this rank from now (1 = the next) fails as if
-/// memory ran out (std::bad_alloc); 0 turns this off.
-void fail_wait_for_testing(int n) noexcept;
+void run_watched(MPI_Comm user, OwnedComm& own, const std::exception_ptr& own_failure, const MessageSettings& settings,
+                 const char* what, Body&& body);
 
 namespace watch_detail {
 void agree_after(MPI_Comm user, OwnedComm& own, Watch& watch, double timeout, ErrorCode code,
@@ -107,12 +105,14 @@ void agree_after(MPI_Comm user, OwnedComm& own, Watch& watch, double timeout, Er
 }
 
 template <class Body>
-void run_watched(MPI_Comm user, OwnedComm& own, const MessageSettings& settings, const char* what, Body&& body) {
+void run_watched(MPI_Comm user, OwnedComm& own, const std::exception_ptr& own_failure, const MessageSettings& settings,
+                 const char* what, Body&& body) {
   Watch watch(own.get(), settings);
   ErrorCode code = ErrorCode::ok;
   std::string message;
   std::exception_ptr foreign;
   try {
+    if (own_failure) std::rethrow_exception(own_failure);
     body(watch);
   } catch (const PeerFailed&) {
   } catch (const Error& e) {

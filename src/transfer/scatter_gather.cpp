@@ -8,6 +8,7 @@
 #include "mpi/checked.hpp"
 #include "mpi/comm.hpp"
 #include "mpi/messages.hpp"
+#include "mpi/seam.hpp"
 #include "mpi/threads.hpp"
 #include "mpi/watch.hpp"
 
@@ -28,6 +29,7 @@ int tree_rounds(int ranks) noexcept {
 }
 
 std::vector<TreeStep> scatter_steps(int relative, int ranks) {
+  seam::reached(seam::Point::scatter_steps);
   std::vector<TreeStep> steps;
   const int rounds = tree_rounds(ranks);
   for (int round = 0; round < rounds; ++round) {
@@ -301,14 +303,19 @@ MPI_Comm usable(MPI_Comm comm, const char* what) {
 /// rank's arguments checked and agreed on (the root and value size, room for the result,
 /// the options and GSR_TIMEOUT, and `own_checks`, the call's own), then the root and value size compared
 /// across ranks. Then the call's own duplicate of `user`, and this rank's place in the tree,
-/// relative to the root. The messages run under a watch (mpi/watch.hpp, run_watched).
+/// relative to the root. The messages run under a watch (mpi/watch.hpp, run_watched), and
+/// so does everything after the duplicate that can fail on one rank (taking the duplicate
+/// over, the tree's steps: `steps` in the watched body): the others hear of it at once.
 struct TreeCall {
   MPI_Comm user = MPI_COMM_NULL;
   detail::OwnedComm own;
+  std::exception_ptr own_failure;  // taking `own` over failed on this rank (run_watched reports it)
   MPI_Comm comm = MPI_COMM_NULL;
   int rank = 0, ranks = 1, relative = 0;
   detail::MessageSettings settings;
-  std::vector<TreeStep> steps;  // the scatter's order
+
+  /// The scatter's order of this rank's steps.
+  std::vector<TreeStep> steps() const { return detail::scatter_steps(relative, ranks); }
 
   template <class Checks>
   TreeCall(const char* what, MPI_Comm user_comm, int root, std::size_t value_bytes,
@@ -321,10 +328,9 @@ struct TreeCall {
       settings = detail::resolve(options);
     });
     agree_on_root(user, what, root, value_bytes, settings.timeout);
-    own = detail::OwnedComm(user, settings.timeout);
+    own = detail::OwnedComm::duplicate(user, settings.timeout, own_failure);
     comm = own.get();
     relative = (rank - root + ranks) % ranks;
-    steps = detail::scatter_steps(relative, ranks);
   }
 };
 
@@ -359,10 +365,10 @@ ScatterResult scatter_bytes(const void* data, std::size_t data_length, std::span
            "the root's data is NULL but the counts add up to " + std::to_string(total) + " values");
   });
   const int rank = call.rank, ranks = call.ranks;
-  const std::vector<TreeStep>& steps = call.steps;
   ScatterResult result;
   result.stats.tree_rounds = detail::tree_rounds(ranks);
-  detail::run_watched(call.user, call.own, call.settings, what, [&](detail::Watch& watch) {
+  detail::run_watched(call.user, call.own, call.own_failure, call.settings, what, [&](detail::Watch& watch) {
+    const std::vector<TreeStep> steps = call.steps();
     // What this rank holds: on the root every block of the caller's data (relative rank u is
     // rank root + u); elsewhere, once it arrives, the bundle from the parent, whose blocks go
     // straight to the caller's storage when they are this rank's alone (a leaf).
@@ -505,8 +511,8 @@ GatherResult gather_bytes(const void* data, std::int64_t count, std::size_t valu
   const int rank = call.rank, ranks = call.ranks, relative = call.relative;
   GatherResult result;
   result.stats.tree_rounds = detail::tree_rounds(ranks);
-  detail::run_watched(call.user, call.own, call.settings, what, [&](detail::Watch& watch) {
-    std::vector<TreeStep> steps = call.steps;
+  detail::run_watched(call.user, call.own, call.own_failure, call.settings, what, [&](detail::Watch& watch) {
+    std::vector<TreeStep> steps = call.steps();
     std::reverse(steps.begin(), steps.end());
     Holding held;  // this rank's block, then those its children bring
     held.first = relative;

@@ -15,11 +15,15 @@ std::vector<ByteMessage> sparse_exchange_views(MPI_Comm comm, int tag, const std
     post_send(m.data, m.bytes, m.rank, tag, comm, sends, chunk_bytes, SendMode::synchronous);
   double since = watch ? watch->begin_wait() : 0;
 
+  // A chunked message's rest is waited for with the watch's checks, since the last arrival.
+  PollCheck check_rest;
+  if (watch) check_rest = [watch, &since] { watch->check(since); };
+
   std::vector<ByteMessage> received;
   MPI_Request barrier = MPI_REQUEST_NULL;
   bool barrier_started = false;
   for (;;) {
-    if (std::optional<ProbedMessage> arrived = try_probe(comm, MPI_ANY_SOURCE, tag, chunk_bytes)) {
+    if (std::optional<ProbedMessage> arrived = try_probe(comm, MPI_ANY_SOURCE, tag, chunk_bytes, check_rest)) {
       ByteMessage m{arrived->source, std::vector<std::byte>(arrived->bytes)};
       receive(*arrived, m.bytes.data());
       received.push_back(std::move(m));

@@ -218,8 +218,10 @@ TransferResult transfer_records(const void* records, std::size_t count, std::siz
 
   TransferResult result;
   result.stats.method = method == TransferMethod::automatic ? choose(ranks, agreed[4], agreed[5], agreed[0]) : method;
-  OwnedComm owned(comm, settings.timeout);
-  run_watched(comm, owned, settings, "transfer", [&](Watch& watch) {
+  // Taking the duplicate over failing on this rank is reported by run_watched's agreement.
+  std::exception_ptr owned_failure;
+  OwnedComm owned = OwnedComm::duplicate(comm, settings.timeout, owned_failure);
+  run_watched(comm, owned, owned_failure, settings, "transfer", [&](Watch& watch) {
     const Outbox out{static_cast<const std::byte*>(records), count, record_bytes, destinations.data()};
     const Inbox in{make_room, result.sources};
     switch (result.stats.method) {

@@ -507,7 +507,8 @@ TEST(CatalogueMpi, FreedCommunicator) {
   MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_ARE_FATAL);
 }
 
-// E-INTERNAL cannot be provoked; its code is the same in the catalogue, C++ and C.
+// E-INTERNAL cannot be provoked by any input (tests/transfer/one_rank_failures_test.cpp makes
+// it on purpose); its code is the same in the catalogue, C++ and C.
 TEST(CatalogueMpi, InternalErrorCode) {
   EXPECT_EQ(gsr_errors::code_value(gsr_errors::entry("E-INTERNAL").code), GSR_ERR_INTERNAL);
   EXPECT_EQ(static_cast<int>(gsr::ErrorCode::internal), GSR_ERR_INTERNAL);

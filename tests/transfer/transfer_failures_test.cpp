@@ -3,8 +3,8 @@
 // every rank ends with an error — the failing rank its own, the others E-TRANSFER-REMOTE /
 // E-SG-REMOTE naming it — or, for a rank that never comes, a timeout after GSR_TIMEOUT
 // (E-TRANSFER-TIMEOUT, E-SG-TIMEOUT). Afterwards the caller's communicator still works.
-// A failure midway is made with gsr::detail::fail_wait_for_testing (the n-th wait of the
-// call on that rank throws std::bad_alloc, as a failed allocation would); run with
+// A failure midway is made with the failure seam (support/failure_seam.hpp: the n-th wait of
+// the call on that rank throws std::bad_alloc, as a failed allocation would); run with
 // GSR_TIMEOUT=3 at P >= 2.
 #include <gsr/gs.h>
 #include <gsr/scatter_gather.hpp>
@@ -12,7 +12,7 @@
 #include <gsr/transfer.hpp>
 
 #include "catalogue.hpp"
-#include "mpi/watch.hpp"
+#include "failure_seam.hpp"
 #include "world.hpp"
 
 #include <gtest/gtest.h>
@@ -80,9 +80,8 @@ void expect_failure_everywhere(int n, const std::string& own, const std::string&
   const int me = gsr_test::world_rank();
   const double started = MPI_Wtime();
   if (me == failing_rank()) {
-    gsr::detail::fail_wait_for_testing(n);
+    const gsr_test::FailAt failure(gsr_test::Point::wait, n);
     const std::string message = gsr_errors::expect_entry(own, call, what);
-    gsr::detail::fail_wait_for_testing(0);
     EXPECT_NE(message.find("out of memory"), std::string::npos) << message;
   } else {
     const std::string message = gsr_errors::expect_entry(remote, call, what);
