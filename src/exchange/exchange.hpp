@@ -199,7 +199,9 @@ private:
   void progress_calls() noexcept;  // this method's calls, in start order, while they complete
   void unlink_busy() noexcept;
   /// At the exit of a thread with calls in flight: its list goes with it, so its methods
-  /// leave it (their calls stay in flight, on no list: no thread can advance them).
+  /// leave it; no thread can advance their calls, so (MPI still running) the methods give
+  /// up on them (abandon). The handle keeps them counted as in flight, and refuses every
+  /// other thread's wait and call (HandleState::check_thread).
   friend struct ThreadExit;
   static void leave_thread_list(Exchange* first) noexcept;
 

@@ -31,8 +31,9 @@ constinit std::atomic<std::uint64_t> threads_numbered{0};
 }  // namespace
 
 // Constructed on a thread's first call at MPI_THREAD_MULTIPLE; its destruction, at the
-// thread's exit, takes the thread's methods off its list, whose head goes with the thread
-// (a method freed later would otherwise write to it through busy_list_).
+// thread's exit, gives up on the calls the thread left in flight and takes their methods off
+// its list, whose head goes with the thread (a method freed later would otherwise write to
+// it through busy_list_, and free buffers MPI may still fill).
 struct ThreadExit {
   bool armed = false;
   ~ThreadExit() {
@@ -94,10 +95,19 @@ std::uint64_t Exchange::progress_owner() noexcept {
 }
 
 void Exchange::leave_thread_list(Exchange* first) noexcept {
+  int initialized = 0, finalized = 0;
+  MPI_Initialized(&initialized);  // both callable from any thread, after MPI_Finalize too
+  MPI_Finalized(&finalized);
   for (Exchange* method = first; method;) {
     Exchange* const next = method->next_busy_;
-    method->next_busy_ = method->prev_busy_ = nullptr;
-    method->busy_list_ = nullptr;
+    if (initialized && !finalized) {
+      // No thread can advance these calls now: their buffers and requests go to the keeper
+      // (MPI may still fill them), and the method makes no more calls.
+      method->abandon("gsr: the thread that started this call exited before waiting for it");
+    } else {
+      method->next_busy_ = method->prev_busy_ = nullptr;
+      method->busy_list_ = nullptr;
+    }
     method = next;
   }
 }

@@ -444,8 +444,9 @@ contains
   ! Two threads of a team on one handle, round after round: the first starts a request and
   ! waits for it, while the second waits for it again and again until the first is done. The
   ! second's waits are refused (it did not start the request); the first's must succeed, or
-  ! be refused as in use by another thread, which it retries. Being told that its request is
-  ! not in flight while it is would make a program reuse an array still in use.
+  ! be refused as in use by another thread (E-THREAD-HANDLE-BUSY), which it retries. Being
+  ! told that its request is not in flight while it is would make a program reuse an array
+  ! still in use.
   subroutine contended_waits()
     integer, parameter :: rounds = 100, t = 1
     integer(i8) :: mine(4) = [1_i8, 2_i8, 3_i8, 4_i8]
