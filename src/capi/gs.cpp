@@ -46,7 +46,7 @@ struct LiveHandle {
   int serial;  // names the handle in igs request ids
   // In flight, by request index. A deque: starting a request never moves the others, which
   // a wait refused on another thread may be looking at.
-  struct InFlight {
+  struct alignas(64) InFlight {  // 64 bytes, a power of two: found in the deque by shifts
     std::optional<gsr::Request> request;
     // Set while a gs_wait for it runs: another thread's wait meanwhile is refused before it
     // looks at `request` (E-THREAD-HANDLE-BUSY), which the running wait empties at its end.

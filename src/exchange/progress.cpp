@@ -95,6 +95,7 @@ std::uint64_t Exchange::progress_owner() noexcept {
 }
 
 void Exchange::leave_thread_list(Exchange* first) noexcept {
+  if (!first) return;
   int initialized = 0, finalized = 0;
   MPI_Initialized(&initialized);  // both callable from any thread, after MPI_Finalize too
   MPI_Finalized(&finalized);

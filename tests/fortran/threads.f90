@@ -448,7 +448,7 @@ contains
   ! told that its request is not in flight while it is would make a program reuse an array
   ! still in use.
   subroutine contended_waits()
-    integer, parameter :: rounds = 100, t = 1
+    integer, parameter :: rounds = 50, t = 1
     integer(i8) :: mine(4) = [1_i8, 2_i8, 3_i8, 4_i8]
     real(dp), asynchronous :: u(4)
     character(len=:), allocatable :: message
