@@ -359,6 +359,8 @@ static void *wait_after_exit(void *arg) {
   gs_wait(s->request);
   if (gsr_last_error() != GSR_ERR_STATE || !strstr(gsr_last_error_message(), "started on another thread"))
     note(s, "a wait from a thread started after the request's thread exited was not refused");
+  else if (!strstr(gsr_last_error_message(), "exited before waiting for it"))
+    note(s, "the refusal does not say that the request's thread exited");
   gsr_clear_error();
   gs(s->v, gs_double, gs_add, 0, s->gsh, NULL);
   if (gsr_last_error() != GSR_ERR_STATE || !strstr(gsr_last_error_message(), "started on another thread"))
