@@ -445,13 +445,22 @@ int gsr_f_imany(int h, void *u1, void *u2, void *u3, void *u4, void *u5, void *u
 }
 
 /* The request is taken out of the table while gs_wait runs, so of two threads waiting for
- * it one finds it not in flight. It is dropped after the wait, failed or not, unless the C
- * request is still in flight (a wait on a thread other than the one that started it is
- * refused): then it stays, to be waited for on the right thread. */
+ * it the second finds it held and is refused as the C API refuses it (in use by another
+ * thread: the thread that started it may retry), not told that it is not in flight. It is
+ * dropped after the wait, failed or not, unless the C request is still in flight (a wait
+ * on a thread other than the one that started it is refused): then it stays, to be waited
+ * for on the right thread. */
 void gsr_f_wait(int r, const char *call) {
-  struct request *req = r >= 1 ? gsr_table_take(&requests, r - 1) : NULL;
+  int held = 0;
+  struct request *req = r >= 1 ? gsr_table_take_or_held(&requests, r - 1, &held) : NULL;
   if (!req) {
-    fail(GSR_ERR_STATE, call, "request %d is not in flight (never started or already waited on)", r);
+    if (held)
+      fail(GSR_ERR_STATE, call,
+           "request %d is in use by another thread (its wait for it, or a start, is under way); "
+           "wait for a request on the thread that started it",
+           r);
+    else
+      fail(GSR_ERR_STATE, call, "request %d is not in flight (never started or already waited on)", r);
     return;
   }
   c_call_begin(call);

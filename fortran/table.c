@@ -76,14 +76,21 @@ void *gsr_table_get(const struct gsr_table *table, int index) {
   return value == HELD ? NULL : value;
 }
 
-void *gsr_table_take(struct gsr_table *table, int index) {
+void *gsr_table_take_or_held(struct gsr_table *table, int index, int *held) {
+  *held = 0;
   if (index < 0 || index >= gsr_table_count(table)) return NULL;
   _Atomic(void *) *at = slot(table, index);
   void *value = atomic_load_explicit(at, memory_order_acquire);
   while (value && value != HELD)
     if (atomic_compare_exchange_weak_explicit(at, &value, HELD, memory_order_acq_rel, memory_order_acquire))
       return value;
+  *held = value == HELD;
   return NULL;
+}
+
+void *gsr_table_take(struct gsr_table *table, int index) {
+  int held;
+  return gsr_table_take_or_held(table, index, &held);
 }
 
 void gsr_table_release(struct gsr_table *table, int index, void *value) {

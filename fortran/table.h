@@ -49,6 +49,10 @@ void *gsr_table_get(const struct gsr_table *table, int index);
  * never handed out. Of two threads taking the same slot, one gets the value. */
 void *gsr_table_take(struct gsr_table *table, int index);
 
+/* gsr_table_take, telling why it returned NULL: *held is 1 if the slot was held by another
+ * caller at that moment (a value to come back for), 0 if it was empty or never handed out. */
+void *gsr_table_take_or_held(struct gsr_table *table, int index, int *held);
+
 /* Ends the hold on slot `index` (from gsr_table_take or gsr_table_reserve): it holds `value`
  * from now on, or is empty if `value` is NULL. */
 void gsr_table_release(struct gsr_table *table, int index, void *value);

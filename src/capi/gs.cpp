@@ -46,7 +46,14 @@ struct LiveHandle {
   int serial;  // names the handle in igs request ids
   // In flight, by request index. A deque: starting a request never moves the others, which
   // a wait refused on another thread may be looking at.
-  std::deque<std::optional<gsr::Request>> requests;
+  struct alignas(64) InFlight {  // 64 bytes, a power of two: found in the deque by shifts
+    std::optional<gsr::Request> request;
+    // Set while a gs_wait for it runs: another thread's wait meanwhile is refused before it
+    // looks at `request` (E-THREAD-HANDLE-BUSY), which the running wait empties at its end.
+    // A load and a store, as ThreadEntry's flags (mpi/threads.hpp), not an exchange.
+    std::atomic<bool> waited{false};
+  };
+  std::deque<InFlight> requests;
 };
 
 namespace {
@@ -183,23 +190,24 @@ void with_handle(const char* call, const gs_data* h, Body&& body) {
   guarded(call, live ? live->handle.comm() : MPI_COMM_WORLD, [&] { body(live ? *live : checked(h)); });
 }
 
-// The request behind an igs request id, or nullptr if it is not in flight; `h` its handle.
-std::optional<gsr::Request>* find_request(int id, LiveHandle*& h) {
+// The entry of an igs request id, or nullptr if the id names none; `h` its handle. The
+// request is in flight if the entry's `request` holds one.
+LiveHandle::InFlight* find_request(int id, LiveHandle*& h) {
   h = id < 0 ? nullptr : find_by_serial(id / requests_per_handle);
   const auto index = static_cast<std::size_t>(id % requests_per_handle);
-  if (!h || index >= h->requests.size() || !h->requests[index]) return nullptr;
+  if (!h || index >= h->requests.size()) return nullptr;
   return &h->requests[index];
 }
 
 int start_request(LiveHandle& h, gsr::Request request) {
   std::size_t index = 0;
-  while (index < h.requests.size() && h.requests[index]) ++index;
+  while (index < h.requests.size() && h.requests[index].request) ++index;
   if (index == static_cast<std::size_t>(requests_per_handle)) {
     request.wait();
     throw Error(ErrorCode::state, "gsr: more than 4096 requests in flight on one handle");
   }
   if (index == h.requests.size()) h.requests.emplace_back();
-  h.requests[index] = std::move(request);
+  h.requests[index].request = std::move(request);
   return h.serial * requests_per_handle + static_cast<int>(index);
 }
 
@@ -403,26 +411,41 @@ int gsr_progress(void) {
   return done;
 }
 
+// Of two threads waiting for one request, the second is refused before it looks at the
+// request: the first may be the thread that started it, inside its wait (the second then
+// must not find the request half waited for, nor empty its entry), or another thread, whose
+// wait is about to be refused (the second, if it started the request, may retry).
 void gs_wait(int handle) {
   LiveHandle* h = nullptr;
-  std::optional<gsr::Request>* request = gsr::capi::find_request(handle, h);
+  LiveHandle::InFlight* const entry = gsr::capi::find_request(handle, h);
   guarded("gs_wait", h ? h->handle.comm() : MPI_COMM_WORLD, [&] {
-    if (!request)
+    if (entry && entry->waited.load(std::memory_order_acquire))
+      throw gsr::Error(gsr::ErrorCode::state, "gsr: request " + std::to_string(handle) +
+                                                  " is in use by another thread (its wait for it is under way); "
+                                                  "wait for a request on the thread that started it");
+    if (!entry || !entry->request)
       throw gsr::Error(gsr::ErrorCode::state, "gsr: request " + std::to_string(handle) +
                                                   " is not in flight (already waited for, or never started)");
+    entry->waited.store(true, std::memory_order_relaxed);
+    struct Unmark {
+      std::atomic<bool>& waited;
+      ~Unmark() { waited.store(false, std::memory_order_release); }
+    } unmark{entry->waited};
+    std::optional<gsr::Request>& request = entry->request;
     try {
-      (*request)->wait();
+      request->wait();
     } catch (...) {
-      if (!(*request)->pending()) request->reset();  // else refused, not begun: still in flight
+      if (!request->pending()) request.reset();  // else refused, not begun: still in flight
       throw;
     }
-    request->reset();
+    request.reset();
   });
 }
 
 int gsr_shim_request_in_flight(int handle) {
   LiveHandle* h = nullptr;
-  return gsr::capi::find_request(handle, h) ? 1 : 0;
+  const LiveHandle::InFlight* entry = gsr::capi::find_request(handle, h);
+  return entry && entry->request ? 1 : 0;
 }
 
 void gs_unique(slong* id, uint n, const struct comm* comm) { gsr::capi::unique_ids(id, n, comm); }

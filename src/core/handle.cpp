@@ -216,13 +216,22 @@ void HandleState::waiting(const Workspace& ws, double seconds) {
 
 void HandleState::check_thread(const CallInfo* waiting) const {
   if (pending == 0 || calls_owner == Exchange::progress_owner()) return;
+  // Why the other thread's calls were given up on, if they were: its exit, say.
+  std::string given_up;
+  for (const auto& exchange : exchanges)
+    if (!exchange->abandoned().empty()) {
+      given_up = "; its calls were given up on: " + exchange->abandoned();
+      break;
+    }
   if (waiting)
     throw Error(ErrorCode::state, waiting->where() +
                                       "the request was started on another thread, and only that "
-                                      "thread can wait for it (it stays in flight)");
+                                      "thread can wait for it (it stays in flight)" +
+                                      given_up);
   throw Error(ErrorCode::state,
               "gsr: calls of this handle started on another thread are in flight; wait for them on "
-              "that thread before calling from this one");
+              "that thread before calling from this one" +
+                  given_up);
 }
 
 void HandleState::fail_call(const CallInfo& unnumbered, ErrorCode code, const std::string& message) {

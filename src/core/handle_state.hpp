@@ -87,7 +87,7 @@ struct HandleState final : WaitWatch {
   void check_thread(const CallInfo* waiting) const;
   /// Exchange::progress_owner of the thread that started the calls in flight (pending > 0).
   /// Read and written under in_use, like pending.
-  const void* calls_owner = nullptr;
+  std::uint64_t calls_owner = 0;
   void finish(std::size_t slot);
 
   /// Takes part in one call without data (the neighbours learn that this rank failed and

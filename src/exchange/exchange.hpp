@@ -36,6 +36,7 @@
 #include <mpi.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <exception>
 #include <memory>
 #include <span>
@@ -132,10 +133,14 @@ public:
   /// If `watch` throws, the method gives up on all its calls in flight (see abandon) and
   /// finish rethrows.
   void finish(Workspace& ws, WaitWatch* watch = nullptr);
-  /// Whose list of calls in flight this thread's calls go on: the thread's own at
-  /// MPI_THREAD_MULTIPLE, the process's below it. A call is waited for, and more calls of
-  /// its handle are started, only by callers of the same owner (HandleState::check_thread).
-  static const void* progress_owner() noexcept;
+  /// Whose list of calls in flight this thread's calls go on: at MPI_THREAD_MULTIPLE the
+  /// thread's own, named by a number no other thread of the process ever gets (1, 2, ...,
+  /// given on the thread's first call; not an address, which a thread started after this
+  /// one exits may reuse); below it the process's, 0. A call is waited for, and more calls
+  /// of its handle are started, only by callers of the same owner
+  /// (HandleState::check_thread), so the calls of a thread that exited with calls in flight
+  /// are refused to every other thread.
+  static std::uint64_t progress_owner() noexcept;
 
   /// The ranks whose messages the call still waits for; empty for a collective of all ranks.
   virtual std::vector<int> awaited(const Workspace& ws) const = 0;
@@ -193,6 +198,12 @@ private:
   void bind(Workspace& ws);        // ws serves this method from now on, with scratch of its own
   void progress_calls() noexcept;  // this method's calls, in start order, while they complete
   void unlink_busy() noexcept;
+  /// At the exit of a thread with calls in flight: its list goes with it, so its methods
+  /// leave it; no thread can advance their calls, so (MPI still running) the methods give
+  /// up on them (abandon). The handle keeps them counted as in flight, and refuses every
+  /// other thread's wait and call (HandleState::check_thread).
+  friend struct ThreadExit;
+  static void leave_thread_list(Exchange* first) noexcept;
 
   std::string abandoned_;  // why the calls were given up on; empty while the method works
   Workspace* first_in_flight_ = nullptr;

@@ -11,6 +11,8 @@
 #include "mpi/keeper.hpp"
 #include "mpi/threads.hpp"
 
+#include <atomic>
+#include <cstdint>
 #include <string>
 
 namespace gsr::detail {
@@ -20,6 +22,34 @@ namespace {
 // initial-exec: a plain load, not a call to __tls_get_addr) and the process's (below).
 thread_local constinit Exchange* thread_busy_methods __attribute__((tls_model("initial-exec"))) = nullptr;
 constinit Exchange* process_busy_methods = nullptr;
+
+// The thread's number (Exchange::progress_owner): 0 until its first call at
+// MPI_THREAD_MULTIPLE; then 1, 2, ... in the order threads first call, never reused, unlike
+// the address of a thread_local, which a thread started after this one exits may get.
+thread_local constinit std::uint64_t thread_number __attribute__((tls_model("initial-exec"))) = 0;
+constinit std::atomic<std::uint64_t> threads_numbered{0};
+}  // namespace
+
+// Constructed on a thread's first call at MPI_THREAD_MULTIPLE; its destruction, at the
+// thread's exit, gives up on the calls the thread left in flight and takes their methods off
+// its list, whose head goes with the thread (a method freed later would otherwise write to
+// it through busy_list_, and free buffers MPI may still fill).
+struct ThreadExit {
+  bool armed = false;
+  ~ThreadExit() {
+    if (armed) Exchange::leave_thread_list(thread_busy_methods);
+    thread_busy_methods = nullptr;
+  }
+};
+
+namespace {
+thread_local ThreadExit thread_exit;
+
+[[gnu::noinline, gnu::cold]] std::uint64_t number_this_thread() noexcept {
+  thread_exit.armed = true;
+  thread_number = threads_numbered.fetch_add(1, std::memory_order_relaxed) + 1;
+  return thread_number;
+}
 
 // The list this thread's calls go on. The level is cached by the ThreadEntry every call
 // holds before it gets here.
@@ -58,7 +88,30 @@ void Exchange::unlink_busy() noexcept {
   busy_list_ = nullptr;
 }
 
-const void* Exchange::progress_owner() noexcept { return &busy_methods(); }
+std::uint64_t Exchange::progress_owner() noexcept {
+  if (thread_entry::level.load(std::memory_order_relaxed) < MPI_THREAD_MULTIPLE) return 0;
+  const std::uint64_t number = thread_number;
+  return number != 0 ? number : number_this_thread();
+}
+
+void Exchange::leave_thread_list(Exchange* first) noexcept {
+  if (!first) return;
+  int initialized = 0, finalized = 0;
+  MPI_Initialized(&initialized);  // both callable from any thread, after MPI_Finalize too
+  MPI_Finalized(&finalized);
+  for (Exchange* method = first; method;) {
+    Exchange* const next = method->next_busy_;
+    if (initialized && !finalized) {
+      // No thread can advance these calls now: their buffers and requests go to the keeper
+      // (MPI may still fill them), and the method makes no more calls.
+      method->abandon("gsr: the thread that started this call exited before waiting for it");
+    } else {
+      method->next_busy_ = method->prev_busy_ = nullptr;
+      method->busy_list_ = nullptr;
+    }
+    method = next;
+  }
+}
 
 std::byte* Exchange::prepare(Workspace& ws, std::size_t bytes) {
   if (!abandoned_.empty())

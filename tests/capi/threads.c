@@ -16,10 +16,12 @@
 #include "handover.h"
 
 #include <omp.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 enum {
   THREADS = 4,
@@ -318,6 +320,125 @@ static void wait_elsewhere(struct run *run) {
   }
 }
 
+/* ---- requests whose thread exited, and two waits at once (pthreads) --------------------- */
+
+/* The C shim's own question (src/capi/shim.h), exported for the Fortran library. */
+int gsr_shim_request_in_flight(int request);
+
+struct shared_request {
+  struct gs_data *gsh;
+  double u[2], v[2];
+  int request;
+  volatile int waiting; /* the owner is about to enter its gs_wait */
+  char error[512];      /* what a thread found wrong, for the main thread to report */
+};
+
+static void note(struct shared_request *s, const char *what) {
+  if (!s->error[0])
+    snprintf(s->error, sizeof s->error, "%s (error %d: \"%s\")", what, gsr_last_error(), gsr_last_error_message());
+}
+
+static void pause_ms(long ms) {
+  struct timespec t = {ms / 1000, (ms % 1000) * 1000000L};
+  nanosleep(&t, NULL);
+}
+
+static void *start_and_exit(void *arg) {
+  struct shared_request *s = arg;
+  igs(s->u, gs_double, gs_add, 0, s->gsh, NULL, &s->request);
+  if (gsr_last_error() != GSR_SUCCESS) note(s, "igs failed");
+  return NULL;
+}
+
+/* A thread started after the request's thread exited (the C library may give it that
+ * thread's thread-local storage) is another thread: its wait and its gs are refused at once
+ * (E-THREAD-OTHER-THREAD), not left to spin until GSR_TIMEOUT, nor run as a call the other
+ * ranks number differently. */
+static void *wait_after_exit(void *arg) {
+  struct shared_request *s = arg;
+  gs_wait(s->request);
+  if (gsr_last_error() != GSR_ERR_STATE || !strstr(gsr_last_error_message(), "started on another thread"))
+    note(s, "a wait from a thread started after the request's thread exited was not refused");
+  else if (!strstr(gsr_last_error_message(), "exited before waiting for it"))
+    note(s, "the refusal does not say that the request's thread exited");
+  gsr_clear_error();
+  gs(s->v, gs_double, gs_add, 0, s->gsh, NULL);
+  if (gsr_last_error() != GSR_ERR_STATE || !strstr(gsr_last_error_message(), "started on another thread"))
+    note(s, "a gs from a thread started after the request's thread exited was not refused");
+  gsr_clear_error();
+  if (s->v[0] != 1 || s->v[1] != 2) note(s, "a refused gs changed its data");
+  if (!gsr_shim_request_in_flight(s->request)) note(s, "the refused wait took the request out of flight");
+  return NULL;
+}
+
+static void *owner_waits(void *arg) {
+  struct shared_request *s = arg;
+  igs(s->u, gs_double, gs_add, 0, s->gsh, NULL, &s->request);
+  if (gsr_last_error() != GSR_SUCCESS) note(s, "igs failed");
+  __atomic_store_n(&s->waiting, 1, __ATOMIC_RELEASE);
+  gs_wait(s->request);
+  if (gsr_last_error() != GSR_SUCCESS) note(s, "the owner's own wait failed");
+  return NULL;
+}
+
+/* While the owner is inside its wait (rank 1 starts its call late), another thread's wait
+ * for the same request is refused as a call of a handle another thread is inside
+ * (E-THREAD-HANDLE-BUSY), and leaves the owner's wait and the request alone. */
+static void *wait_during_owners_wait(void *arg) {
+  struct shared_request *s = arg;
+  while (!__atomic_load_n(&s->waiting, __ATOMIC_ACQUIRE)) pause_ms(1);
+  pause_ms(300);
+  gs_wait(s->request);
+  if (gsr_last_error() != GSR_ERR_STATE || !strstr(gsr_last_error_message(), "in use by another thread"))
+    note(s, "a wait during the owner's own wait was not refused as in use by another thread");
+  gsr_clear_error();
+  return NULL;
+}
+
+static int run_pair(void *(*first)(void *), void *(*second)(void *), struct shared_request *s, int at_once) {
+  pthread_t a, b;
+  if (pthread_create(&a, NULL, first, s) != 0) return 0;
+  if (!at_once) pthread_join(a, NULL);
+  if (pthread_create(&b, NULL, second, s) != 0) return 0;
+  if (at_once) pthread_join(a, NULL);
+  pthread_join(b, NULL);
+  return 1;
+}
+
+static int thread_exits(MPI_Comm mpi_comm) {
+  static slong ids[2] = {1, 2};
+  struct comm c;
+  int failures = 0;
+  comm_init(&c, mpi_comm);
+  /* Kept to the end of the process: its request is never done. */
+  struct shared_request *exited = calloc(1, sizeof *exited);
+  struct shared_request *busy = calloc(1, sizeof *busy);
+  setenv("GSR_TIMEOUT", "2", 1); /* a wait that could never end would fail in seconds */
+  exited->gsh = gs_setup(ids, 2, &c, 0, gs_pairwise, 0);
+  unsetenv("GSR_TIMEOUT");
+  busy->gsh = gs_setup(ids, 2, &c, 0, gs_pairwise, 0);
+  if (!exited->gsh || !busy->gsh) {
+    printf("threads: FAIL on rank %d: gs_setup: %s\n", rank, gsr_last_error_message());
+    return 1;
+  }
+  exited->u[0] = busy->u[0] = exited->v[0] = 1;
+  exited->u[1] = busy->u[1] = exited->v[1] = 2;
+  if (!run_pair(start_and_exit, wait_after_exit, exited, 0)) note(exited, "pthread_create failed");
+
+  if (rank == 1) { /* late: rank 0's owner stays inside its wait */
+    pause_ms(1200);
+    gs(busy->u, gs_double, gs_add, 0, busy->gsh, NULL);
+    if (gsr_last_error() != GSR_SUCCESS) note(busy, "gs failed");
+  } else if (!run_pair(owner_waits, wait_during_owners_wait, busy, 1)) {
+    note(busy, "pthread_create failed");
+  }
+  if (busy->u[0] != c.np || busy->u[1] != 2.0 * c.np) note(busy, "the owner's wait gave a wrong sum");
+  if (exited->error[0]) printf("threads: FAIL on rank %d: %s\n", rank, exited->error), ++failures;
+  if (busy->error[0]) printf("threads: FAIL on rank %d: %s\n", rank, busy->error), ++failures;
+  gs_free(busy->gsh);
+  return failures;
+}
+
 int main(int argc, char **argv) {
   int provided = MPI_THREAD_SINGLE, t, step, failed = 0, any_failed = 0, wrong_team = 0;
   MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
@@ -381,6 +502,7 @@ int main(int argc, char **argv) {
   }
   gsr_test_handover_acquire();
 
+  failed |= thread_exits(runs[0].mpi_comm) != 0;
   for (t = 0; t < THREADS; ++t) {
     failed |= runs[t].failures != 0;
     MPI_Comm_free(&runs[t].mpi_comm);

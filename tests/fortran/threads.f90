@@ -124,6 +124,8 @@ program threads
   !$omp end parallel
   call gsr_test_handover_acquire()
 
+  call contended_waits()
+
   do t = 1, nthreads
     call MPI_Comm_free(comms(t), ierr)
   end do
@@ -437,6 +439,83 @@ contains
       call expect_success(t, steps + 1, 'gs_op_wait on the thread that started the request')
       call check_sum(t, steps + 1, 0, u(1:n(t)), 1, 0)
     end if
+  end subroutine
+
+  ! Two threads of a team on one handle, round after round: the first starts a request and
+  ! waits for it, while the second waits for it again and again until the first is done. The
+  ! second's waits are refused (it did not start the request); the first's must succeed, or
+  ! be refused as in use by another thread (E-THREAD-HANDLE-BUSY), which it retries. Being
+  ! told that its request is not in flight while it is would make a program reuse an array
+  ! still in use.
+  subroutine contended_waits()
+    integer, parameter :: rounds = 50, t = 1
+    integer(i8) :: mine(4) = [1_i8, 2_i8, 3_i8, 4_i8]
+    real(dp), asynchronous :: u(4)
+    character(len=:), allocatable :: message
+    integer :: h, request, round, done, round_done, refusals
+    real(dp) :: pause_until
+    call gs_setup_ext(h, mine, 4, comms(t), 0, gsr_pairwise, 0)
+    call expect_success(t, steps + 2, 'gs_setup_ext')
+    if (h == 0) return
+    done = 0
+    refusals = 0
+    call gsr_test_handover_release()
+    message = ''
+    !$omp parallel num_threads(2) private(round, round_done, message, pause_until)
+    call gsr_test_handover_acquire()
+    do round = 1, rounds
+      if (omp_get_thread_num() == 0) then
+        u = 1
+        call igs_op(h, u, gsr_double, gsr_sum, 0, request)
+        call expect_success(t, steps + 2, 'igs_op')
+      end if
+      call gsr_test_handover_release()
+      !$omp barrier
+      call gsr_test_handover_acquire()
+      if (omp_get_thread_num() == 0) then
+        do
+          call gs_op_wait(request)
+          if (gsr_last_error() == gsr_success) exit
+          call gsr_get_last_error_message(message)
+          call gsr_clear_error()
+          if (index(message, 'in use by another thread') == 0) &
+              call fail(t, steps + 2, 'the owner''s own wait failed: "'//message//'"')
+          if (index(message, 'not in flight') == 0 .and. index(message, 'in use by another thread') == 0) exit
+        end do
+        if (any(u /= ranks)) call fail(t, steps + 2, 'the owner''s wait gave a wrong sum')
+        !$omp atomic write
+        done = 1
+      else
+        do
+          !$omp atomic read
+          round_done = done
+          if (round_done /= 0) exit
+          call gs_op_wait(request)
+          if (gsr_last_error() == gsr_success) &
+              call fail(t, steps + 2, 'a wait for another thread''s request succeeded')
+          call gsr_clear_error()
+          refusals = refusals + 1
+          ! A pause (20 us) between tries: the first thread's own tries must find the
+          ! request free sometimes, or it would only ever be told to retry.
+          pause_until = MPI_Wtime() + 2e-5_dp
+          do while (MPI_Wtime() < pause_until)
+          end do
+        end do
+      end if
+      call gsr_test_handover_release()
+      !$omp barrier
+      call gsr_test_handover_acquire()
+      if (omp_get_thread_num() == 0) done = 0
+      call gsr_test_handover_release()
+      !$omp barrier
+      call gsr_test_handover_acquire()
+    end do
+    call gsr_test_handover_release()
+    !$omp end parallel
+    call gsr_test_handover_acquire()
+    if (refusals == 0) call fail(t, steps + 2, 'the second thread never waited during the first''s wait')
+    call gs_free(h)
+    call expect_success(t, steps + 2, 'gs_free')
   end subroutine
 
   ! On the thread: gslib's entry points, as Nek5000 calls them, on the thread's communicator

@@ -258,6 +258,39 @@ TEST(Threads, ARequestIsWaitedForOnItsOwnThread) {
   EXPECT_EQ(u, (std::vector<double>{1.0 * ranks, 2.0 * ranks}));
 }
 
+// The thread that started a request exits (joined) with it in flight; a thread started
+// after it, which the C library may give the first one's thread-local storage, is another
+// thread all the same: its wait and its call of the handle are refused at once
+// (E-THREAD-OTHER-THREAD), on every rank alike, rather than spinning until GSR_TIMEOUT on a
+// call it cannot advance or starting a call numbered after one no thread will finish. The
+// request stays in flight for good (docs/threads.md); destroying it reports the refusal of
+// its wait on stderr, and the handle may then be destroyed (the calls given up on at the
+// thread's exit keep their buffers). A short timeout makes the old behaviour fail in seconds.
+TEST(Threads, ARequestWhoseThreadExitedIsRefusedToANewThread) {
+  std::vector<std::int64_t> ids{9, 10};
+  gsr::SetupOptions options;
+  options.messages.timeout = 2;
+  gsr::Handle h(ids, MPI_COMM_WORLD, options);
+  std::vector<double> u{1, 2};
+  gsr::Request request;
+  std::thread starter([&] { request = h.start(std::span(u), Op::add); });
+  starter.join();
+  std::vector<double> v{1, 2};
+  std::thread next([&] {
+    gsr_errors::expect_entry(
+        "E-THREAD-OTHER-THREAD", [&] { request.wait(); }, "wait from a thread started after the starter exited");
+    gsr_errors::expect_entry(
+        "E-THREAD-OTHER-THREAD", [&] { h.apply(std::span(v), Op::add); },
+        "blocking call from a thread started after the starter exited");
+  });
+  next.join();
+  EXPECT_TRUE(request.pending());
+  EXPECT_EQ(v, (std::vector<double>{1, 2})) << "a refused call must not touch its data";
+  gsr_errors::expect_entry(
+      "E-THREAD-OTHER-THREAD", [&] { h.apply(std::span(v), Op::add); }, "blocking call from the main thread");
+  MPI_Barrier(MPI_COMM_WORLD);
+}
+
 // A request may outlive its handle (gsr/handle.hpp): its wait then holds the last share of
 // the handle's state, which must outlive the wait's hold on the handle's flag (the sanitized
 // build catches a write to the freed flag).
