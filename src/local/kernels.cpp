@@ -21,24 +21,41 @@ namespace {
 template <class T>
 using Wide = std::make_unsigned_t<T>;  // integer add/mul wrap modulo 2^bits, never UB
 
+// Floating add and mul pass on a NaN operand, quieted, the left one if both are NaN (a + a
+// is a quieted: the same NaN on either side). IEEE 754 lets a + b pass on either NaN, and
+// the compiler swaps the operands of a commutative operation at will (it did in fold_row's
+// paired fold, so that one method gave -NaN where another gave +NaN): only an order spelled
+// out here holds whatever the code around it. `r` is the hardware's result, NaN here; with
+// no NaN operand (inf - inf, 0 * inf) it is the hardware's default NaN.
+template <class T>
+[[gnu::noinline, gnu::cold]] T nan_result(T a, T b, T r) {
+  if (a != a) return a + a;
+  if (b != b) return b + b;
+  return r;
+}
+
 template <class T>
 struct Add {
   static constexpr T identity() { return T(0); }
   static T apply(T a, T b) {
-    if constexpr (std::is_integral_v<T>)
+    if constexpr (std::is_integral_v<T>) {
       return static_cast<T>(static_cast<Wide<T>>(a) + static_cast<Wide<T>>(b));
-    else
-      return a + b;
+    } else {
+      const T r = a + b;
+      return r == r ? r : nan_result(a, b, r);
+    }
   }
 };
 template <class T>
 struct Mul {
   static constexpr T identity() { return T(1); }
   static T apply(T a, T b) {
-    if constexpr (std::is_integral_v<T>)
+    if constexpr (std::is_integral_v<T>) {
       return static_cast<T>(static_cast<Wide<T>>(a) * static_cast<Wide<T>>(b));
-    else
-      return a * b;
+    } else {
+      const T r = a * b;
+      return r == r ? r : nan_result(a, b, r);
+    }
   }
 };
 template <class T>
