@@ -231,9 +231,13 @@ GSLIB_FORTRAN(gs_unique, run_unique, (slong * id, const sint *n, const MPI_Fint 
 
 /* gslib's C access to a Fortran handle: the struct gs_data * behind gslib handle g, for C
  * code that shares handles with Fortran (gs.h declares it). Under both of gslib's names;
- * NULL, after reporting, when g is not live. */
+ * NULL, after reporting, when g is not live or C code freed its struct (gs_free of this
+ * pointer: the handle then maps to nothing until the Fortran gs_free releases it). A C
+ * call: success clears gsr_last_error(). */
 struct gs_data *gs_hf2c(const sint g) {
   const int h = module_handle(g, "gs_hf2c");
-  return h ? gsr_f_handle_data(h, "gs_hf2c") : NULL;
+  struct gs_data *gsh = h ? gsr_f_handle_data(h, "gs_hf2c") : NULL;
+  if (gsh) gsr_shim_succeed();
+  return gsh;
 }
 struct gs_data *gslib_gs_hf2c(const sint g) __attribute__((alias("gs_hf2c")));

@@ -31,6 +31,7 @@
 #include "gsr_fortran.h"
 #include "table.h"
 
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,7 +70,62 @@ void gsr_f_clear_error(void) { gsr_shim_clear(); }
  * thread, one thread wins a free). */
 static struct gsr_table handles = GSR_TABLE_INITIALIZER;
 
+/* Handles whose struct C code freed (gs_free of gs_hf2c's pointer; docs/c-api.md): their
+ * slots are empty, so no call reaches the freed struct, nor another handle's struct that
+ * later lands at its address; the Fortran gs_free releases each once. A few at most, so a
+ * list, read on the error path and by gs_free only. */
+static pthread_mutex_t c_freed_lock = PTHREAD_MUTEX_INITIALIZER;
+static int *c_freed;
+static size_t c_freed_count, c_freed_capacity;
+
+/* Whether handle h is in the list; with `remove`, takes it out. */
+static int c_freed_find(int h, int remove) {
+  pthread_mutex_lock(&c_freed_lock);
+  int found = 0;
+  for (size_t i = 0; i < c_freed_count && !found; ++i)
+    if (c_freed[i] == h) {
+      found = 1;
+      if (remove) c_freed[i] = c_freed[--c_freed_count];
+    }
+  pthread_mutex_unlock(&c_freed_lock);
+  return found;
+}
+
+/* Out of memory: h reads as freed by the Fortran gs_free, and releasing it fails. */
+static void c_freed_add(int h) {
+  pthread_mutex_lock(&c_freed_lock);
+  if (c_freed_count == c_freed_capacity) {
+    const size_t capacity = c_freed_capacity ? 2 * c_freed_capacity : 8;
+    int *grown = realloc(c_freed, capacity * sizeof *grown);
+    if (grown) {
+      c_freed = grown;
+      c_freed_capacity = capacity;
+    }
+  }
+  if (c_freed_count < c_freed_capacity) c_freed[c_freed_count++] = h;
+  pthread_mutex_unlock(&c_freed_lock);
+}
+
+/* gs_free's hook (capi/shim.h): C code freed `gsh`. If a handle holds it (not one the
+ * Fortran gs_free is freeing: that slot is held), the handle is listed and its slot emptied,
+ * in that order, so that a lookup finding the slot empty finds the handle listed. */
+static void forget_freed_struct(const struct gs_data *gsh) {
+  const int count = gsr_table_count(&handles);
+  for (int i = 0; i < count; ++i) {
+    if (gsr_table_get(&handles, i) != gsh) continue;
+    void *value = gsr_table_take(&handles, i);
+    if (value == gsh) {
+      c_freed_add(i + 1);
+      gsr_table_release(&handles, i, NULL);
+    } else if (value) {
+      gsr_table_release(&handles, i, value);
+    }
+    return;
+  }
+}
+
 static int add_handle(struct gs_data *gsh) {
+  gsr_shim_set_free_hook(forget_freed_struct);
   const int index = gsr_table_append(&handles, gsh);
   return index < 0 ? 0 : index + 1;
 }
@@ -78,6 +134,10 @@ static int add_handle(struct gs_data *gsh) {
 static void fail_handle(int h, const char *call) {
   if (h < 1 || h > gsr_table_count(&handles))
     fail(GSR_ERR_STATE, call, "handle %d was never returned by gs_setup", h);
+  else if (c_freed_find(h, 0))
+    fail(GSR_ERR_STATE, call,
+         "the handle's struct gs_data was freed from C (gs_free of gs_hf2c's pointer); gs_free the handle to "
+         "release its number");
   else
     fail(GSR_ERR_STATE, call, "handle %d has been freed", h);
 }
@@ -324,7 +384,10 @@ void gsr_f_free(int h) {
   const char *call = "gs_free";
   struct gs_data *gsh = h >= 1 ? gsr_table_take(&handles, h - 1) : NULL;
   if (!gsh) {
-    fail_handle(h, call);
+    if (h >= 1 && c_freed_find(h, 1))
+      gsr_shim_succeed(); /* C code freed the struct: only the number was left to release */
+    else
+      fail_handle(h, call);
     return;
   }
   c_call_begin(call);

@@ -79,6 +79,8 @@ void gsr_shim_fail(int code, const char* call, const char* message) {
   record_failure(call, static_cast<gsr::ErrorCode>(code), message ? message : "", MPI_COMM_WORLD);
 }
 
+void gsr_shim_succeed(void) { record_success(); }
+
 int gsr_shim_last_failure(void) { return record.code; }
 const char* gsr_shim_last_failure_message(void) { return record.message.c_str(); }
 void gsr_shim_clear(void) { record = FailureRecord{}; }

@@ -91,7 +91,8 @@ constexpr int requests_per_handle = 1 << 12;
 constexpr int max_serial = std::numeric_limits<int>::max() / requests_per_handle - 1;
 
 std::shared_mutex registry_lock;
-std::atomic<std::uint64_t> frees{0};  // handles freed so far; bumped under registry_lock
+std::atomic<gsr_shim_free_hook> free_hook{nullptr};  // capi/shim.h: told of every handle gs_free frees
+std::atomic<std::uint64_t> frees{0};                 // handles freed so far; bumped under registry_lock
 
 struct LastFound {
   const gs_data* h = nullptr;
@@ -450,12 +451,15 @@ int gsr_shim_request_in_flight(int handle) {
 
 void gs_unique(slong* id, uint n, const struct comm* comm) { gsr::capi::unique_ids(id, n, comm); }
 
+void gsr_shim_set_free_hook(gsr_shim_free_hook hook) { gsr::capi::free_hook.store(hook, std::memory_order_release); }
+
 void gs_free(struct gs_data* gsh) {
   gsr::capi::with_handle("gs_free", gsh, [&](LiveHandle& h) {
     if (h.handle.pending_requests() > 0)
       throw gsr::Error(gsr::ErrorCode::state, "gsr: the handle has " + std::to_string(h.handle.pending_requests()) +
                                                   " request(s) in flight; gs_wait for them before gs_free");
     gsr::capi::unregister_handle(gsh);
+    if (const gsr_shim_free_hook hook = gsr::capi::free_hook.load(std::memory_order_acquire)) hook(gsh);
   });
 }
 

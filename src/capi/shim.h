@@ -54,6 +54,18 @@ void gsr_shim_fail_transfer(MPI_Comm comm, int code, const char *call, const cha
  * so), else 0. */
 int gsr_shim_request_in_flight(int request);
 
+/* Called by gs_free with each handle it freed (on the freeing thread, after the handle
+ * left the registry): a shim that keeps struct gs_data pointers of its own (the Fortran
+ * handle tables) forgets this one, so that a pointer C code freed is never used again, nor
+ * taken for the live handle whose struct later lands at the same address. One hook per
+ * process; setting it again replaces it. */
+typedef void (*gsr_shim_free_hook)(const struct gs_data *gsh);
+void gsr_shim_set_free_hook(gsr_shim_free_hook hook);
+
+/* Records the success of a C entry point of the shim's own (gs_hf2c): gsr_last_error()
+ * reads GSR_SUCCESS until the next failure, as after any successful C call. */
+void gsr_shim_succeed(void);
+
 /* The most recent failure, kept until gsr_shim_clear (or gsr_clear_error). */
 int gsr_shim_last_failure(void);
 const char *gsr_shim_last_failure_message(void);

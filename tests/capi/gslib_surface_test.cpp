@@ -26,11 +26,15 @@ struct gs_data* gslib_gs_hf2c(const sint gsh);
 // gslib's Fortran entry points, as gfortran calls them (libgsr_fortran).
 void fgslib_gs_setup_(sint* handle, const slong* id, const sint* n, const MPI_Fint* comm, const sint* np);
 void fgslib_gs_free_(const sint* handle);
+void fgslib_gs_op_(const sint* handle, void* u, const sint* dom, const sint* op, const sint* transpose);
 }
 
 namespace {
 
 using GslibSurface = gsr_test::CapiTest<>;
+
+// gslib's Fortran codes (fortran/gsr.f90): dom 1 double, op 1 sum.
+const sint fortran_double = 1, fortran_add = 1, no_transpose = 0;
 
 // Ids on a ring of ranks: id 1 on every rank, id 100 + r shared with the next rank, and
 // 1000 + r on this rank alone; the ids at `flag` negated.
@@ -129,6 +133,55 @@ TEST_F(GslibSurface, FortranHandleToC) {
   EXPECT_EQ(gsr_last_error(), GSR_ERR_STATE);
   gsr_clear_error();
   fgslib_gs_free_(&second);
+}
+
+// C code frees the struct behind a Fortran handle (gs_free(gs_hf2c(g))): the handle then
+// maps to no struct (a stale pointer, once the freed struct's memory is reused, would name
+// another live handle), the Fortran gs_free releases it once, and a successful gs_hf2c
+// clears the error record as every C call does (docs/c-api.md). E-F-HANDLE-FREED-FROM-C.
+TEST_F(GslibSurface, FortranHandleFreedFromC) {
+  ids = {1, 2, 10 + static_cast<slong>(comm.id)};
+  const sint n = 3, np = static_cast<sint>(comm.np);
+  const MPI_Fint fcomm = MPI_Comm_c2f(MPI_COMM_WORLD);
+  sint freed = -1, kept = -1;
+  fgslib_gs_setup_(&freed, ids.data(), &n, &fcomm, &np);
+  fgslib_gs_setup_(&kept, ids.data(), &n, &fcomm, &np);
+  ASSERT_GE(freed, 0);
+  ASSERT_GE(kept, 0);
+
+  EXPECT_EQ(gs_hf2c(-7), nullptr);
+  EXPECT_EQ(gsr_last_error(), GSR_ERR_STATE);
+  struct gs_data* const c_kept = gs_hf2c(kept);
+  ASSERT_NE(c_kept, nullptr);
+  EXPECT_EQ(gsr_last_error(), GSR_SUCCESS) << "a successful gs_hf2c clears the error: " << gsr_last_error_message();
+
+  gs_free(gs_hf2c(freed));
+  ASSERT_EQ(gsr_last_error(), GSR_SUCCESS) << gsr_last_error_message();
+  EXPECT_EQ(gs_hf2c(freed), nullptr) << "the struct behind the handle was freed";
+  EXPECT_EQ(gsr_last_error(), GSR_ERR_STATE);
+  EXPECT_NE(std::string(gsr_last_error_message()).find("was freed from C"), std::string::npos)
+      << gsr_last_error_message();
+  std::vector<double> u = {1.0, 2.0, 3.0};
+  fgslib_gs_op_(&freed, u.data(), &fortran_double, &fortran_add, &no_transpose);
+  EXPECT_EQ(gsr_last_error(), GSR_ERR_STATE);
+  EXPECT_NE(std::string(gsr_last_error_message()).find("was freed from C"), std::string::npos)
+      << gsr_last_error_message();
+
+  fgslib_gs_free_(&freed);
+  EXPECT_EQ(gsr_last_error(), GSR_SUCCESS) << "the handle's number is released: " << gsr_last_error_message();
+  fgslib_gs_free_(&freed);
+  EXPECT_EQ(gsr_last_error(), GSR_ERR_STATE) << "released once only";
+  EXPECT_NE(std::string(gsr_last_error_message()).find("has been freed"), std::string::npos)
+      << gsr_last_error_message();
+  gsr_clear_error();
+
+  // The other handle is untouched.
+  EXPECT_EQ(gs_hf2c(kept), c_kept);
+  fgslib_gs_op_(&kept, u.data(), &fortran_double, &fortran_add, &no_transpose);
+  EXPECT_EQ(gsr_last_error(), GSR_SUCCESS) << gsr_last_error_message();
+  EXPECT_EQ(u, (std::vector<double>{1.0 * comm.np, 2.0 * comm.np, 3.0}));
+  fgslib_gs_free_(&kept);
+  EXPECT_EQ(gsr_last_error(), GSR_SUCCESS) << gsr_last_error_message();
 }
 
 // Runs `setup` with stdout sent to a file; returns what it printed.

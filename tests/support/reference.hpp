@@ -13,7 +13,8 @@
 //   * the group's result is the fold of the partials of its holders in ascending rank order,
 //     starting from the first holder's partial;
 //   * receiving entries get the result, the others keep their input, id 0 is never touched;
-//   * a group of exactly one entry that both contributes and receives is left untouched.
+//   * a group of exactly one entry that both contributes and receives is left untouched;
+//   * floating add and mul pass on a NaN operand, quieted, the left one of two (nan_first).
 #pragma once
 
 #include <gsr/types.hpp>
@@ -71,6 +72,28 @@ U common_prefix(U a, U b) {
   return a;
 }
 
+/// x with its quiet bit set (x a NaN): what IEEE arithmetic makes of a signaling NaN operand.
+template <class T>
+T quieted(T x) {
+  using U = std::conditional_t<sizeof(T) == 8, std::uint64_t, std::uint32_t>;
+  U bits;
+  std::memcpy(&bits, &x, sizeof bits);
+  bits |= U(1) << (std::numeric_limits<T>::digits - 2);
+  std::memcpy(&x, &bits, sizeof bits);
+  return x;
+}
+
+/// Floating add or mul with its NaN fixed (docs/methods.md, the canonical order): a NaN
+/// operand passes on, sign and payload, quieted; the left one if both are NaN. IEEE 754 lets
+/// either pass and compilers swap the operands of a + b, so only this rule is reproducible.
+/// Without a NaN operand, the hardware's result (inf - inf and 0 * inf: its default NaN).
+template <class T, class F>
+T nan_first(T a, T b, F arithmetic) {
+  if (a != a) return quieted(a);
+  if (b != b) return quieted(b);
+  return arithmetic(a, b);
+}
+
 template <class T>
 T combine(gsr::Op op, T a, T b) {
   if constexpr (std::is_integral_v<T>) {
@@ -92,9 +115,9 @@ T combine(gsr::Op op, T a, T b) {
   } else {
     switch (op) {
       case gsr::Op::add:
-        return a + b;
+        return nan_first(a, b, [](T x, T y) { return x + y; });
       case gsr::Op::mul:
-        return a * b;
+        return nan_first(a, b, [](T x, T y) { return x * y; });
       case gsr::Op::min:
         return b < a ? b : a;
       case gsr::Op::max:
