@@ -2,6 +2,7 @@
 #include "mpi/checked.hpp"
 
 #include "mpi/keeper.hpp"
+#include "mpi/polled.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -67,17 +68,7 @@ void wait_polled(MPI_Request& request, std::shared_ptr<void> buffers, double tim
 }
 
 void allreduce_max_polled(std::span<std::int64_t> values, MPI_Comm comm, double timeout) {
-  struct Reduction {
-    std::vector<std::int64_t> mine, all;
-    MPI_Request request = MPI_REQUEST_NULL;
-  };
-  auto r = std::make_shared<Reduction>();
-  r->mine.assign(values.begin(), values.end());
-  r->all.resize(values.size());
-  GSR_MPI_CHECK(MPI_Iallreduce(r->mine.data(), r->all.data(), static_cast<int>(values.size()), MPI_INT64_T, MPI_MAX,
-                               comm, &r->request));
-  wait_polled(r->request, r, timeout);
-  std::copy(r->all.begin(), r->all.end(), values.begin());
+  allreduce_polled(values.data(), static_cast<int>(values.size()), MPI_INT64_T, MPI_MAX, comm, timeout);
 }
 
 namespace {
@@ -85,15 +76,8 @@ namespace {
 /// The lowest rank that reports a failure (`size` for none): MPI_MIN of every rank's vote,
 /// polled so that a rank that never joins costs the others GSR_TIMEOUT, not a hang.
 int lowest_failing_rank(MPI_Comm comm, int mine, double timeout) {
-  struct Vote {
-    int mine = 0;
-    int first = 0;
-    MPI_Request request = MPI_REQUEST_NULL;
-  };
-  auto vote = std::make_shared<Vote>(Vote{mine, mine, MPI_REQUEST_NULL});
-  GSR_MPI_CHECK(MPI_Iallreduce(&vote->mine, &vote->first, 1, MPI_INT, MPI_MIN, comm, &vote->request));
-  wait_polled(vote->request, vote, timeout);
-  return vote->first;
+  allreduce_polled(&mine, 1, MPI_INT, MPI_MIN, comm, timeout);
+  return mine;
 }
 
 /// MPI_Bcast of `bytes` bytes from `root`, polled like the vote: the root may have given up
@@ -103,6 +87,7 @@ void broadcast_polled(void* data, int bytes, int root, MPI_Comm comm, double tim
     std::vector<char> bytes;
     MPI_Request request = MPI_REQUEST_NULL;
   };
+  const ReturnErrors returning(comm);
   auto m = std::make_shared<Message>();
   m->bytes.assign(static_cast<const char*>(data), static_cast<const char*>(data) + bytes);
   GSR_MPI_CHECK(MPI_Ibcast(m->bytes.data(), bytes, MPI_CHAR, root, comm, &m->request));

@@ -2,6 +2,7 @@
 #include "mpi/comm.hpp"
 
 #include "mpi/checked.hpp"
+#include "mpi/polled.hpp"
 
 #include <memory>
 
@@ -51,11 +52,6 @@ void OwnedComm::release() noexcept {
 int OwnedComm::rank() const { return comm_rank(comm_); }
 int OwnedComm::size() const { return comm_size(comm_); }
 
-int OwnedComm::ranks_on_node() const {
-  MPI_Comm node = MPI_COMM_NULL;
-  GSR_MPI_CHECK(MPI_Comm_split_type(comm_, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node));
-  const OwnedComm owned = adopt(node);  // freed on return, or if the size throws
-  return owned.size();
-}
+int OwnedComm::ranks_on_node(double timeout) const { return ranks_on_node_polled(comm_, timeout); }
 
 }  // namespace gsr::detail

@@ -39,9 +39,11 @@ class Watch;
 /// outgoing message (at most one per destination, never to this rank) and returns the
 /// received messages sorted by source rank; `chunk_bytes` as messages.hpp says. With a
 /// `watch` (watch.hpp, on comm), its wait stops when another rank fails or GSR_TIMEOUT
-/// passes with nothing arriving.
+/// passes with nothing arriving. Without one, `timeout` (GSR_TIMEOUT; 0: no limit) bounds the
+/// wait the same way: Error(timeout) after that many seconds with nothing arriving (a rank
+/// never came, or gave up on an earlier step), its sends and barrier left to the keeper.
 std::vector<ByteMessage> sparse_exchange_views(MPI_Comm comm, int tag, const std::vector<OutgoingView>& outgoing,
-                                               std::size_t chunk_bytes, Watch* watch = nullptr);
+                                               std::size_t chunk_bytes, Watch* watch = nullptr, double timeout = 0);
 
 /// The same, for owned messages.
 std::vector<ByteMessage> sparse_exchange_bytes(MPI_Comm comm, int tag, const std::vector<ByteMessage>& outgoing,
@@ -50,14 +52,14 @@ std::vector<ByteMessage> sparse_exchange_bytes(MPI_Comm comm, int tag, const std
 /// Typed convenience: `outgoing` maps destination rank -> values.
 template <class T>
 std::map<int, std::vector<T>> sparse_exchange(MPI_Comm comm, int tag, const std::map<int, std::vector<T>>& outgoing,
-                                              std::size_t chunk_bytes) {
+                                              std::size_t chunk_bytes, double timeout) {
   static_assert(std::is_trivially_copyable_v<T>);
   std::vector<OutgoingView> out;
   out.reserve(outgoing.size());
   for (const auto& [rank, values] : outgoing)
     out.push_back(OutgoingView{rank, reinterpret_cast<const std::byte*>(values.data()), values.size() * sizeof(T)});
   std::map<int, std::vector<T>> received;
-  for (auto& m : sparse_exchange_views(comm, tag, out, chunk_bytes)) {
+  for (auto& m : sparse_exchange_views(comm, tag, out, chunk_bytes, nullptr, timeout)) {
     std::vector<T> values(m.bytes.size() / sizeof(T));
     if (!values.empty()) std::memcpy(values.data(), m.bytes.data(), m.bytes.size());
     received.emplace(m.rank, std::move(values));
