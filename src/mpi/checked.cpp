@@ -80,21 +80,6 @@ int lowest_failing_rank(MPI_Comm comm, int mine, double timeout) {
   return mine;
 }
 
-/// MPI_Bcast of `bytes` bytes from `root`, polled like the vote: the root may have given up
-/// on the vote (GSR_TIMEOUT) while the others' completed.
-void broadcast_polled(void* data, int bytes, int root, MPI_Comm comm, double timeout) {
-  struct Message {
-    std::vector<char> bytes;
-    MPI_Request request = MPI_REQUEST_NULL;
-  };
-  const ReturnErrors returning(comm);
-  auto m = std::make_shared<Message>();
-  m->bytes.assign(static_cast<const char*>(data), static_cast<const char*>(data) + bytes);
-  GSR_MPI_CHECK(MPI_Ibcast(m->bytes.data(), bytes, MPI_CHAR, root, comm, &m->request));
-  wait_polled(m->request, m, timeout);
-  std::copy(m->bytes.begin(), m->bytes.end(), static_cast<char*>(data));
-}
-
 }  // namespace
 
 void agree_on_errors(MPI_Comm comm, ErrorCode local_code, const std::string& local_message, double timeout,
@@ -114,9 +99,9 @@ void agree_on_errors(MPI_Comm comm, ErrorCode local_code, const std::string& loc
   int header[2] = {static_cast<int>(local_code), first == rank ? static_cast<int>(local_message.size()) : 0};
   std::string text(local_message);
   try {
-    broadcast_polled(header, static_cast<int>(sizeof header), first, comm, timeout);
+    bcast_polled(header, static_cast<int>(sizeof header), first, comm, timeout);  // the root may have given up
     text.resize(static_cast<std::size_t>(header[1]));
-    broadcast_polled(text.data(), header[1], first, comm, timeout);
+    bcast_polled(text.data(), header[1], first, comm, timeout);
   } catch (const Error&) {
     if (local_code != ErrorCode::ok) throw Error(local_code, local_message);
     throw;

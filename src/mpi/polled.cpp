@@ -111,6 +111,55 @@ std::vector<std::byte> allgather_polled(const void* mine, int bytes, MPI_Comm co
   return std::move(b->out);
 }
 
+void bcast_polled(void* data, int bytes, int root, MPI_Comm comm, double timeout) {
+  const ReturnErrors returning(comm);
+  auto b = std::make_shared<Buffers>();
+  b->out.assign(static_cast<const std::byte*>(data), static_cast<const std::byte*>(data) + bytes);
+  GSR_MPI_CHECK(MPI_Ibcast(b->out.data(), bytes, MPI_BYTE, root, comm, &b->request));
+  wait_polled(b->request, b, timeout);
+  if (bytes) std::memcpy(data, b->out.data(), static_cast<std::size_t>(bytes));
+}
+
+void alltoall_polled(const void* send, void* receive, int count, MPI_Datatype type, MPI_Comm comm, double timeout) {
+  const ReturnErrors returning(comm);
+  const std::size_t bytes = static_cast<std::size_t>(count) * size_of(type) * static_cast<std::size_t>(comm_size(comm));
+  auto b = std::make_shared<Buffers>();
+  b->in.assign(static_cast<const std::byte*>(send), static_cast<const std::byte*>(send) + bytes);
+  b->out.resize(bytes);
+  GSR_MPI_CHECK(MPI_Ialltoall(b->in.data(), count, type, b->out.data(), count, type, comm, &b->request));
+  wait_polled(b->request, b, timeout);
+  if (bytes) std::memcpy(receive, b->out.data(), bytes);
+}
+
+void alltoallv_polled(const void* send, const int* send_counts, const int* send_offsets, void* receive,
+                      const int* receive_counts, const int* receive_offsets, MPI_Datatype type, MPI_Comm comm,
+                      double timeout) {
+  const ReturnErrors returning(comm);
+  const std::size_t ranks = static_cast<std::size_t>(comm_size(comm)), value = size_of(type);
+  std::size_t sent = 0, received = 0;
+  for (std::size_t r = 0; r < ranks; ++r) {
+    sent = std::max(sent, static_cast<std::size_t>(send_offsets[r]) + static_cast<std::size_t>(send_counts[r]));
+    received =
+        std::max(received, static_cast<std::size_t>(receive_offsets[r]) + static_cast<std::size_t>(receive_counts[r]));
+  }
+  // The counts and offsets travel with the buffers: MPI may read them until completion.
+  struct Counts : Buffers {
+    std::vector<int> counts;
+  };
+  auto b = std::make_shared<Counts>();
+  b->in.assign(static_cast<const std::byte*>(send), static_cast<const std::byte*>(send) + sent * value);
+  b->out.resize(received * value);
+  b->counts.assign(send_counts, send_counts + ranks);
+  b->counts.insert(b->counts.end(), send_offsets, send_offsets + ranks);
+  b->counts.insert(b->counts.end(), receive_counts, receive_counts + ranks);
+  b->counts.insert(b->counts.end(), receive_offsets, receive_offsets + ranks);
+  const int* c = b->counts.data();
+  GSR_MPI_CHECK(MPI_Ialltoallv(b->in.data(), c, c + ranks, type, b->out.data(), c + 2 * ranks, c + 3 * ranks, type,
+                               comm, &b->request));
+  wait_polled(b->request, b, timeout);
+  if (!b->out.empty()) std::memcpy(receive, b->out.data(), b->out.size());
+}
+
 void barrier_polled(MPI_Comm comm, double timeout) {
   const ReturnErrors returning(comm);
   auto b = std::make_shared<Buffers>();

@@ -45,6 +45,17 @@ void exscan_polled(const void* mine, void* out, int count, MPI_Datatype type, MP
 /// bytes at r * bytes.
 std::vector<std::byte> allgather_polled(const void* mine, int bytes, MPI_Comm comm, double timeout);
 
+/// MPI_Bcast of `bytes` bytes at `data` from `root`, polled.
+void bcast_polled(void* data, int bytes, int root, MPI_Comm comm, double timeout);
+
+/// MPI_Alltoall of `count` values of `type` to and from every rank, polled.
+void alltoall_polled(const void* send, void* receive, int count, MPI_Datatype type, MPI_Comm comm, double timeout);
+
+/// MPI_Alltoallv of values of `type` (counts and offsets in values, one per rank), polled.
+void alltoallv_polled(const void* send, const int* send_counts, const int* send_offsets, void* receive,
+                      const int* receive_counts, const int* receive_offsets, MPI_Datatype type, MPI_Comm comm,
+                      double timeout);
+
 /// MPI_Barrier, polled: for the few MPI calls that only exist as blocking collectives
 /// (MPI_Dist_graph_create_adjacent): once every rank passed it, every rank is in the call.
 void barrier_polled(MPI_Comm comm, double timeout);
