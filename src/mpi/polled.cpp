@@ -111,6 +111,27 @@ std::vector<std::byte> allgather_polled(const void* mine, int bytes, MPI_Comm co
   return std::move(b->out);
 }
 
+void allgatherv_polled(const void* mine, int count, MPI_Datatype type, void* out, const int* counts, const int* offsets,
+                       MPI_Comm comm, double timeout) {
+  const ReturnErrors returning(comm);
+  const std::size_t ranks = static_cast<std::size_t>(comm_size(comm)), value = size_of(type);
+  std::size_t total = 0;
+  for (std::size_t r = 0; r < ranks; ++r)
+    total = std::max(total, static_cast<std::size_t>(offsets[r]) + static_cast<std::size_t>(counts[r]));
+  struct Counts : Buffers {
+    std::vector<int> counts;
+  };
+  auto b = std::make_shared<Counts>();
+  b->in.assign(static_cast<const std::byte*>(mine), static_cast<const std::byte*>(mine) + count * value);
+  b->out.resize(total * value);
+  b->counts.assign(counts, counts + ranks);
+  b->counts.insert(b->counts.end(), offsets, offsets + ranks);
+  GSR_MPI_CHECK(MPI_Iallgatherv(b->in.data(), count, type, b->out.data(), b->counts.data(), b->counts.data() + ranks,
+                                type, comm, &b->request));
+  wait_polled(b->request, b, timeout);
+  if (!b->out.empty()) std::memcpy(out, b->out.data(), b->out.size());
+}
+
 void bcast_polled(void* data, int bytes, int root, MPI_Comm comm, double timeout) {
   const ReturnErrors returning(comm);
   auto b = std::make_shared<Buffers>();

@@ -45,6 +45,11 @@ void exscan_polled(const void* mine, void* out, int count, MPI_Datatype type, MP
 /// bytes at r * bytes.
 std::vector<std::byte> allgather_polled(const void* mine, int bytes, MPI_Comm comm, double timeout);
 
+/// MPI_Allgatherv of `count` values of `type` from this rank into `out` (`counts` and
+/// `offsets` in values, one per rank), polled.
+void allgatherv_polled(const void* mine, int count, MPI_Datatype type, void* out, const int* counts, const int* offsets,
+                       MPI_Comm comm, double timeout);
+
 /// MPI_Bcast of `bytes` bytes at `data` from `root`, polled.
 void bcast_polled(void* data, int bytes, int root, MPI_Comm comm, double timeout);
 
