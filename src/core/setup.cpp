@@ -239,8 +239,7 @@ class TimeoutWatch final : public WaitWatch {
 public:
   explicit TimeoutWatch(double timeout) : timeout_(timeout) {}
   void waiting(const Workspace&, double seconds) override {
-    if (timeout_ > 0 && seconds > timeout_)
-      throw timeout_error(seconds, timeout_, "every rank of the communicator in auto's timed calls");
+    if (timeout_ > 0 && seconds > timeout_) throw timeout_error(seconds, timeout_, collective_step);
   }
 
 private:

@@ -62,7 +62,7 @@ void wait_polled(MPI_Request& request, std::shared_ptr<void> buffers, double tim
     const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (timeout > 0 && waited > timeout) {
       keep_until_exit(std::move(buffers));
-      throw timeout_error(waited, timeout, "every rank of the communicator to join this collective step");
+      throw timeout_error(waited, timeout, collective_step);
     }
   }
 }

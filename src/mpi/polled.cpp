@@ -238,7 +238,7 @@ std::vector<std::byte> receive_polled(MPI_Comm comm, int source, int tag, std::s
       return bytes;
     }
     const double waited = MPI_Wtime() - since;
-    if (timeout > 0 && waited > timeout) throw timeout_error(waited, timeout, "another rank's message in this step");
+    if (timeout > 0 && waited > timeout) throw timeout_error(waited, timeout, collective_step);
   }
 }
 
@@ -254,7 +254,7 @@ void complete_polled(std::vector<MPI_Request>& requests, std::shared_ptr<const v
       };
       keep_until_exit(Abandoned{std::move(requests), std::move(buffers)});
       requests.clear();
-      throw timeout_error(waited, timeout, "another rank to receive this step's message");
+      throw timeout_error(waited, timeout, collective_step);
     }
   }
 }

@@ -41,7 +41,7 @@ std::vector<ByteMessage> sparse_exchange_views(MPI_Comm comm, int tag, const std
       watch->check(since);
     } else if (timeout > 0 && MPI_Wtime() - since > timeout) {
       if (barrier_started) keep_until_exit(barrier);  // never completes now
-      throw timeout_error(MPI_Wtime() - since, timeout, "another rank's message in this collective step");
+      throw timeout_error(MPI_Wtime() - since, timeout, collective_step);
     }
   }
   // Arrival order is a race; the callers' results must not be.
