@@ -103,7 +103,7 @@ AllreduceExchange::AllreduceExchange(const ExchangeInputs& in, SlotCount slots)
     for (int h : in.holders.row(s))
       if (h != me) outgoing[h].push_back(base[s]);
   }
-  auto incoming = sparse_exchange(comm_, slot_tag, outgoing, chunk_bytes_, in.messages.timeout);
+  auto incoming = sparse_exchange(comm_, slot_tag, std::move(outgoing), chunk_bytes_, in.messages.timeout);
   std::map<int, std::size_t> taken;  // leader -> first slots used so far
   for (std::size_t s = 0; s < shared_groups_; ++s) {
     if (leads(in, s)) continue;

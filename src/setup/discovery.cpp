@@ -149,8 +149,7 @@ Topology discover(std::span<const std::int64_t> ids, std::span<const index_t> or
         sparse_exchange(comm, tag_to_home, holders_to_homes(ids, order, ranks), chunk_bytes, timeout);
     to_holders = homes_to_holders(at_home, homed_shared);
   }
-  const Messages answers = sparse_exchange(comm, tag_to_holders, to_holders, chunk_bytes, timeout);
-  Messages().swap(to_holders);
+  const Messages answers = sparse_exchange(comm, tag_to_holders, std::move(to_holders), chunk_bytes, timeout);
   read_answers(answers, topo);
   topo.global_shared_ids = homed_shared;
   allreduce_polled(&topo.global_shared_ids, 1, MPI_INT64_T, MPI_SUM, comm, timeout);

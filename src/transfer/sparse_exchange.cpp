@@ -9,8 +9,10 @@
 namespace gsr::detail {
 
 std::vector<ByteMessage> sparse_exchange_views(MPI_Comm comm, int tag, const std::vector<OutgoingView>& outgoing,
-                                               std::size_t chunk_bytes, Watch* watch, double timeout) {
-  PendingSends pending;  // abandoned to the keeper if the watch stops the exchange
+                                               std::size_t chunk_bytes, Watch* watch, double timeout,
+                                               std::shared_ptr<const void> sent) {
+  PendingSends pending;  // abandoned to the keeper if the watch or the clock stops the exchange
+  if (sent) pending.hold(std::move(sent));
   std::vector<MPI_Request>& sends = pending.requests;
   for (const OutgoingView& m : outgoing)
     post_send(m.data, m.bytes, m.rank, tag, comm, sends, chunk_bytes, SendMode::synchronous);

@@ -2,6 +2,7 @@
 // Error(timeout), errors inside them return instead of going to the caller's handler, and
 // the caller's handler is back afterwards; the node count matches MPI_Comm_split_type's.
 #include "mpi/polled.hpp"
+#include "transfer/sparse_exchange.hpp"
 
 #include <gsr/error.hpp>
 #include <gsr/handle.hpp>
@@ -10,6 +11,8 @@
 #include <mpi.h>
 
 #include <cstdint>
+#include <map>
+#include <string>
 #include <vector>
 
 namespace {
@@ -82,6 +85,34 @@ TEST(Polled, ARankThatNeverJoinsCostsTheOthersTheTimeout) {
       EXPECT_EQ(e.code(), gsr::ErrorCode::timeout) << e.what();
     }
     EXPECT_GE(MPI_Wtime() - begin, 0.5);
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+}
+
+// Setup's point-to-point steps (discovery's exchanges, allreduce's slot numbers: a sparse
+// exchange; the crystal router's routes: receive_polled) give up too when a rank never comes.
+TEST(Polled, PointToPointStepsGiveUpOnARankThatNeverComes) {
+  int rank = 0, size = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  ASSERT_GE(size, 2) << "registered at P >= 2";
+  MPI_Comm comm = MPI_COMM_NULL;
+  MPI_Comm_dup(MPI_COMM_WORLD, &comm);  // what is left pending stays on this one
+  if (rank == 0) {
+    const std::map<int, std::vector<std::int64_t>> outgoing{{1, {7, 8}}};
+    try {
+      gsr::detail::sparse_exchange(comm, 5, outgoing, 0, 0.5);
+      ADD_FAILURE() << "the exchange completed without rank 1";
+    } catch (const gsr::Error& e) {
+      EXPECT_EQ(e.code(), gsr::ErrorCode::timeout) << e.what();
+      EXPECT_NE(std::string(e.what()).find("to join this collective step"), std::string::npos) << e.what();
+    }
+    try {
+      gsr::detail::receive_polled(comm, 1, 6, 0, 0.5);
+      ADD_FAILURE() << "a message came from rank 1, which sent none";
+    } catch (const gsr::Error& e) {
+      EXPECT_EQ(e.code(), gsr::ErrorCode::timeout) << e.what();
+    }
   }
   MPI_Barrier(MPI_COMM_WORLD);
 }
