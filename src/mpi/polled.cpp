@@ -67,6 +67,13 @@ ReturnErrors::ReturnErrors(MPI_Comm comm) : comm_(comm) {
   switched_ = true;
 }
 
+MPI_Errhandler ReturnErrors::callers() const {
+  Switches& all = switches();
+  const std::lock_guard lock(all.mutex);
+  const auto it = all.open.find(comm_);
+  return it == all.open.end() ? MPI_ERRHANDLER_NULL : it->second.callers;
+}
+
 ReturnErrors::~ReturnErrors() {
   if (!switched_) return;
   Switches& all = switches();
@@ -189,26 +196,21 @@ void barrier_polled(MPI_Comm comm, double timeout) {
 }
 
 MPI_Comm dup_polled(MPI_Comm comm, double timeout) {
-  // The caller's handler, for the duplicate: made under ReturnErrors it would inherit that.
-  MPI_Errhandler callers = MPI_ERRHANDLER_NULL;
-  GSR_MPI_CHECK(MPI_Comm_get_errhandler(comm, &callers));
-  const std::unique_ptr<MPI_Errhandler, void (*)(MPI_Errhandler*)> release(&callers, [](MPI_Errhandler* h) {
-    if (*h != MPI_ERRHANDLER_NULL) MPI_Errhandler_free(h);
-  });
   struct Duplicate {
     MPI_Comm comm = MPI_COMM_NULL;
     MPI_Request request = MPI_REQUEST_NULL;
   };
   auto dup = std::make_shared<Duplicate>();
-  {
-    const ReturnErrors returning(comm);
-    GSR_MPI_CHECK(MPI_Comm_idup(comm, &dup->comm, &dup->request));
-    wait_polled(dup->request, dup, timeout);
-  }
-  const int rc = MPI_Comm_set_errhandler(dup->comm, callers);
-  if (rc != MPI_SUCCESS) {
-    MPI_Comm_free(&dup->comm);
-    throw_mpi_error(rc, "MPI_Comm_set_errhandler", __FILE__, __LINE__);
+  const ReturnErrors returning(comm);
+  GSR_MPI_CHECK(MPI_Comm_idup(comm, &dup->comm, &dup->request));
+  wait_polled(dup->request, dup, timeout);
+  // The duplicate inherited the switched handler: it gets the caller's.
+  if (returning.switched()) {
+    const int rc = MPI_Comm_set_errhandler(dup->comm, returning.callers());
+    if (rc != MPI_SUCCESS) {
+      MPI_Comm_free(&dup->comm);
+      throw_mpi_error(rc, "MPI_Comm_set_errhandler", __FILE__, __LINE__);
+    }
   }
   return dup->comm;
 }

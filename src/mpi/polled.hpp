@@ -29,6 +29,10 @@ public:
   ~ReturnErrors();
   ReturnErrors(const ReturnErrors&) = delete;
   ReturnErrors& operator=(const ReturnErrors&) = delete;
+  /// Whether the handler was switched (false only if MPI refused to).
+  bool switched() const noexcept { return switched_; }
+  /// While switched: the caller's handler, to be restored (owned by the switch).
+  MPI_Errhandler callers() const;
 
 private:
   MPI_Comm comm_;
@@ -65,8 +69,8 @@ void alltoallv_polled(const void* send, const int* send_counts, const int* send_
 /// (MPI_Dist_graph_create_adjacent): once every rank passed it, every rank is in the call.
 void barrier_polled(MPI_Comm comm, double timeout);
 
-/// A duplicate of `comm` (MPI_Comm_idup, polled) with `comm`'s error handler; the caller
-/// frees it.
+/// A duplicate of `comm` (MPI_Comm_idup, polled) with the caller's error handler of `comm`
+/// (not ReturnErrors' switch, even one another thread holds open); the caller frees it.
 MPI_Comm dup_polled(MPI_Comm comm, double timeout);
 
 /// How many ranks of `comm` run on this rank's node, found without MPI_Comm_split_type (a

@@ -57,6 +57,21 @@ TEST(Polled, ReturnErrorsSwitchesTheCallersHandlerOffAndBack) {
   EXPECT_EQ(handler_calls, 1);  // the caller's handler is back
 }
 
+TEST(Polled, DuplicateKeepsTheCallersHandlerEvenUnderAnOpenSwitch) {
+  CountingComm c;
+  MPI_Comm dup = MPI_COMM_NULL;
+  {
+    const gsr::detail::ReturnErrors other_thread(c.comm);  // as if another thread's step were open
+    dup = gsr::detail::dup_polled(c.comm, 10);
+  }
+  handler_calls = 0;
+  int size = 0;
+  MPI_Comm_size(dup, &size);
+  EXPECT_NE(MPI_Send(nullptr, 0, MPI_BYTE, size + 5, 0, dup), MPI_SUCCESS);
+  EXPECT_EQ(handler_calls, 1);
+  MPI_Comm_free(&dup);
+}
+
 TEST(Polled, SetupLeavesTheCallersHandler) {
   CountingComm c;
   int rank = 0;
