@@ -167,9 +167,13 @@ static void run_unique(slong *id, const sint *n, const MPI_Fint *comm, const sin
     gsr_shim_fail(local, call, what); /* aborts the job */
     return;
   }
+  /* Polled against GSR_TIMEOUT (capi/shim.h): a rank that skips the call costs the others
+   * E-SETUP-TIMEOUT, not a hang. */
   int any = local;
-  if (MPI_Allreduce(&local, &any, 1, MPI_INT, MPI_MAX, c) != MPI_SUCCESS) {
-    gsr_shim_fail(GSR_ERR_MPI, call, "MPI_Allreduce failed while checking np");
+  char agreement[320] = "";
+  const int agreed = gsr_shim_agree_max(c, &any, agreement, sizeof agreement);
+  if (agreed != GSR_SUCCESS) {
+    gsr_shim_fail(local != GSR_SUCCESS ? local : agreed, call, local != GSR_SUCCESS ? what : agreement);
     return;
   }
   if (local != GSR_SUCCESS) {

@@ -291,16 +291,24 @@ static int to_comm(int fcomm, MPI_Comm *out, const char *call) {
 /* ---- setup, unique, free ------------------------------------------------------------ */
 
 /* Collective: every rank passes its own verdict on its arguments (`local`, with `what` when
- * it is not GSR_SUCCESS) before a collective call starts, so no rank is left waiting in it.
+ * it is not GSR_SUCCESS) before a collective call starts, so no rank is left waiting in it;
+ * a rank that never comes leaves the others E-SETUP-TIMEOUT after GSR_TIMEOUT seconds.
  * Returns 1 when every rank's arguments are fine, else 0 after reporting. */
 static int agree_on_arguments(MPI_Comm comm, int local, const char *what, const char *call) {
   if (local != GSR_SUCCESS && gsr_get_error_mode() == GSR_ERRORS_ABORT) {
     fail(local, call, "%s", what); /* aborts the job; the other ranks go with it */
     return 0;
   }
+  /* Polled against GSR_TIMEOUT like the C setup's own first step: a rank that skips the
+   * call, or comes later than the others' GSR_TIMEOUT, costs them E-SETUP-TIMEOUT. */
   int any = local;
-  if (MPI_Allreduce(&local, &any, 1, MPI_INT, MPI_MAX, comm) != MPI_SUCCESS) {
-    fail(GSR_ERR_MPI, call, "MPI_Allreduce failed while checking the arguments");
+  char agreement[320] = "";
+  const int agreed = gsr_shim_agree_max(comm, &any, agreement, sizeof agreement);
+  if (agreed != GSR_SUCCESS) {
+    if (local != GSR_SUCCESS)
+      fail(local, call, "%s", what); /* the more telling error */
+    else
+      fail(agreed, call, "%s", agreement);
     return 0;
   }
   if (local != GSR_SUCCESS) {
@@ -345,10 +353,12 @@ int gsr_f_setup(const slong *id, int n, int fcomm, int check_np, int np, int uni
 
   if (!agree_on_arguments(mpi_comm, local, what, call)) return 0;
 
+  /* comm_init's duplicate is polled too (a rank that gave up on the agreement never joins
+   * it); its failure is the call's. */
   struct comm c = {0, 0, MPI_COMM_NULL};
-  comm_init(&c, mpi_comm);
   c_call_begin(call);
-  struct gs_data *gsh = gs_setup(id, (uint)n, &c, unique, (gs_method)method, verbose);
+  comm_init(&c, mpi_comm);
+  struct gs_data *gsh = c.c == MPI_COMM_NULL ? NULL : gs_setup(id, (uint)n, &c, unique, (gs_method)method, verbose);
   const int failed = c_call_end();
   comm_free(&c);
   if (failed || !gsh) {
@@ -371,9 +381,9 @@ void gsr_f_unique(slong *id, int n, int fcomm) {
   if (n < 0) snprintf(what, sizeof what, "n = %d is negative", n);
   if (!agree_on_arguments(mpi_comm, n < 0 ? GSR_ERR_INVALID_ARGUMENT : GSR_SUCCESS, what, call)) return;
   struct comm c = {0, 0, MPI_COMM_NULL};
-  comm_init(&c, mpi_comm);
   c_call_begin(call);
-  gs_unique(id, (uint)n, &c);
+  comm_init(&c, mpi_comm);
+  if (c.c != MPI_COMM_NULL) gs_unique(id, (uint)n, &c);
   c_call_end();
   comm_free(&c);
 }

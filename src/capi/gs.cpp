@@ -6,6 +6,8 @@
 
 #include "capi/errors.hpp"
 #include "capi/shim.h"
+#include "config/config.hpp"
+#include "mpi/polled.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -329,15 +331,40 @@ extern "C" {
 void comm_init(struct comm* c, MPI_Comm mpi_comm) {
   guarded("comm_init", mpi_comm, [&] {
     if (!c) throw gsr::Error(gsr::ErrorCode::invalid_argument, "gsr: struct comm pointer is NULL");
+    c->c = MPI_COMM_NULL;  // what a failed comm_init leaves
     if (mpi_comm == MPI_COMM_NULL)
       throw gsr::Error(gsr::ErrorCode::invalid_argument, "gsr: the communicator (comm) is MPI_COMM_NULL");
     int rank = 0, size = 0;
-    if (MPI_Comm_dup(mpi_comm, &c->c) != MPI_SUCCESS) throw gsr::Error(gsr::ErrorCode::mpi, "gsr: MPI_Comm_dup failed");
+    // Polled against GSR_TIMEOUT (the default if it cannot be read, which gs_setup reports):
+    // a rank that skips comm_init costs the others E-SETUP-TIMEOUT, not a hang. The
+    // duplicate keeps the caller's error handler.
+    try {
+      c->c = gsr::detail::dup_polled(mpi_comm, gsr::detail::timeout_or_default({}));
+    } catch (const gsr::Error& e) {
+      if (e.code() != gsr::ErrorCode::mpi) throw;
+      throw gsr::Error(gsr::ErrorCode::mpi, std::string("gsr: MPI_Comm_dup failed (") + e.what() + ")");
+    }
     MPI_Comm_rank(c->c, &rank);
     MPI_Comm_size(c->c, &size);
     c->id = static_cast<uint>(rank);
     c->np = static_cast<uint>(size);
   });
+}
+
+int gsr_shim_agree_max(MPI_Comm comm, int* value, char* message, size_t message_bytes) {
+  std::string text;
+  gsr::ErrorCode code = gsr::ErrorCode::ok;
+  try {
+    gsr::detail::allreduce_polled(value, 1, MPI_INT, MPI_MAX, comm, gsr::detail::timeout_or_default({}));
+  } catch (const gsr::Error& e) {
+    code = e.code();
+    text = e.what();
+  } catch (const std::bad_alloc&) {
+    code = gsr::ErrorCode::internal;
+    text = "gsr: out of memory";
+  }
+  if (code != gsr::ErrorCode::ok && message && message_bytes) std::snprintf(message, message_bytes, "%s", text.c_str());
+  return static_cast<int>(code);
 }
 
 void comm_free(struct comm* c) {

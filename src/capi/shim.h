@@ -50,6 +50,13 @@ int gsr_shim_scatter(const void *data, size_t data_length, const int64_t *counts
  * records (abort mode: reports) `code` and `message` under `call`. */
 void gsr_shim_fail_transfer(MPI_Comm comm, int code, const char *call, const char *message);
 
+/* MPI_MAX of `*value` (in place) over `comm`: a non-blocking collective polled against this
+ * rank's GSR_TIMEOUT (the default if the variable cannot be read; the setup that follows
+ * reports it), with errors returned, whatever `comm`'s error handler. For the shims' own
+ * agreements on their argument checks. Returns GSR_SUCCESS, else the error code
+ * (GSR_ERR_TIMEOUT: a rank never joined) with the message in `message`. */
+int gsr_shim_agree_max(MPI_Comm comm, int *value, char *message, size_t message_bytes);
+
 /* 1 if igs request `request` is still in flight (a wait refused on another thread leaves it
  * so), else 0. */
 int gsr_shim_request_in_flight(int request);

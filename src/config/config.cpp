@@ -7,6 +7,7 @@
 #include <cctype>
 #include <cerrno>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <string_view>
@@ -22,20 +23,32 @@ const char* variable(const Lookup& lookup, const char* name) {
 
 std::string quoted(const char* name, const char* text) { return std::string("gsr: ") + name + "='" + text + "'"; }
 
+// A limit below min_timeout_seconds (other than 0) is shorter than one collective step may
+// take on a busy machine: every setup would fail, blaming another rank.
+bool usable_timeout(double seconds) {
+  return std::isfinite(seconds) && (seconds == 0 || seconds >= min_timeout_seconds);
+}
+
+const std::string timeout_expected = "is not a number of seconds >= 0.1 (0 turns the limit off)";
+
 double checked_timeout(double seconds) {
-  if (!std::isfinite(seconds) || seconds < 0)
-    throw Error(ErrorCode::invalid_argument, "gsr: MessageOptions::timeout = " + std::to_string(seconds) +
-                                                 " is not a number of seconds >= 0 (0 turns the limit off)");
+  if (!usable_timeout(seconds)) {
+    char text[64];
+    std::snprintf(text, sizeof text, "%g", seconds);
+    throw Error(ErrorCode::invalid_argument,
+                std::string("gsr: MessageOptions::timeout = ") + text + " " + timeout_expected);
+  }
   return seconds;
 }
 
 double timeout_variable(const char* text) {
   char* end = nullptr;
   errno = 0;
-  const double seconds = std::strtod(text, &end);
-  if (errno != 0 || *end != '\0' || !std::isfinite(seconds) || seconds < 0)
-    throw Error(ErrorCode::invalid_argument,
-                quoted("GSR_TIMEOUT", text) + " is not a number of seconds >= 0 (0 turns the limit off)");
+  double seconds = std::strtod(text, &end);
+  // A value too small for a double (1e-320) is below the minimum like 1e-9, not unreadable.
+  if (errno == ERANGE && std::fabs(seconds) < 1) errno = 0, seconds = seconds < 0 ? -1 : 1e-300;
+  if (errno != 0 || end == text || *end != '\0' || !usable_timeout(seconds))
+    throw Error(ErrorCode::invalid_argument, quoted("GSR_TIMEOUT", text) + " " + timeout_expected);
   return seconds;
 }
 

@@ -16,6 +16,8 @@
 namespace gsr::detail {
 
 inline constexpr double default_timeout_seconds = 300;
+/// The shortest limit GSR_TIMEOUT / MessageOptions::timeout accepts (besides 0, no limit).
+inline constexpr double min_timeout_seconds = 0.1;
 
 /// Reads one environment variable (nullptr: unset): the process's environment, or one a
 /// test makes up.

@@ -6,6 +6,7 @@
 #include "config/config.hpp"
 #include "exchange/registry.hpp"
 #include "mpi/checked.hpp"
+#include "mpi/polled.hpp"
 #include "mpi/threads.hpp"
 #include "setup/discovery.hpp"
 #include "setup/unique.hpp"
@@ -124,11 +125,12 @@ int table_checksum(const std::vector<SizeMethod>& table) {
   return table.empty() ? 0 : static_cast<int>(h & 0x3fffffff) + 1;
 }
 
-void agree_on_setup_arguments(MPI_Comm comm, const MethodRequest& request, bool unique) {
+// Polled (polled.hpp): a rank that gave up on the step before (its GSR_TIMEOUT ran out while
+// this one had not arrived yet) never joins this one.
+void agree_on_setup_arguments(MPI_Comm comm, const MethodRequest& request, bool unique, double timeout) {
   const int method = static_cast<int>(request.method), table = table_checksum(request.table);
-  int mine[6] = {method, -method, unique ? 1 : 0, unique ? -1 : 0, table, -table};
-  int all[6];
-  GSR_MPI_CHECK(MPI_Allreduce(mine, all, 6, MPI_INT, MPI_MAX, comm));
+  int all[6] = {method, -method, unique ? 1 : 0, unique ? -1 : 0, table, -table};
+  allreduce_polled(all, 6, MPI_INT, MPI_MAX, comm, timeout);
   if (all[0] != -all[1])
     throw Error(ErrorCode::mismatch, "gsr: ranks disagree about the method (some ask for " +
                                          std::string(to_string(static_cast<Method>(all[0]))) + ", others for " +
@@ -152,7 +154,7 @@ MethodRequest check_setup_arguments(std::span<const std::int64_t> ids, MPI_Comm 
     request = resolve_method(options, settings);
     if (request.method == Method::automatic) model = machine_model(settings.machine_file);
   });
-  agree_on_setup_arguments(user_comm, request, options.unique);
+  agree_on_setup_arguments(user_comm, request, options.unique, settings.messages.timeout);
   return request;
 }
 
@@ -194,10 +196,10 @@ std::vector<int> other_holders(const Holders& holders, int rank) {
 }
 
 LocalSetup discover_and_plan(std::span<const std::int64_t> ids, bool unique, const OwnedComm& comm,
-                             std::size_t chunk_bytes) {
+                             const MessageSettings& messages) {
   const int rank = comm.rank();
   const std::vector<index_t> order = entries_by_id(ids);
-  Topology topo = discover(ids, order, comm.get(), chunk_bytes);
+  Topology topo = discover(ids, order, comm.get(), messages.chunk_bytes, messages.timeout);
   LocalSetup local;
   if (unique) {
     std::vector<std::int64_t> flagged(ids.begin(), ids.end());
@@ -232,17 +234,32 @@ std::vector<HandleState::MethodRange> ranges_of(const std::vector<std::size_t>& 
   return ranges;
 }
 
+/// A wait of auto's timed calls: Error(timeout) after `timeout` seconds (0: no limit).
+class TimeoutWatch final : public WaitWatch {
+public:
+  explicit TimeoutWatch(double timeout) : timeout_(timeout) {}
+  void waiting(const Workspace&, double seconds) override {
+    if (timeout_ > 0 && seconds > timeout_) throw timeout_error(seconds, timeout_, collective_step);
+  }
+
+private:
+  double timeout_;
+};
+
 // A call as auto times it: the handle's own per-call path (handle.cpp), in the order a
 // blocking call runs it, on a scratch array of the handle's entries (zeros: no call turns
 // them into subnormals or infinities), grown to the call's size on first use.
-CallPath timed_call(const Plan& plan, std::size_t prefetch_from_bytes, std::vector<std::byte>& values) {
-  return [&plan, prefetch_from_bytes, &values](Exchange& exchange, Workspace& ws) {
+// Its waits give up after GSR_TIMEOUT (a rank that left the setup never joins the call).
+CallPath timed_call(const Plan& plan, std::size_t prefetch_from_bytes, std::vector<std::byte>& values,
+                    const TimeoutWatch& watch) {
+  return [&plan, prefetch_from_bytes, &values, &watch](Exchange& exchange, Workspace& ws) {
     const std::size_t bytes = plan.n * ws.info.k * ws.kernels->value_size;
     if (values.size() < bytes) values.resize(bytes);
     const DataRef data{values.data(), nullptr, ws.info.k, false};
     gather_and_start(plan, exchange, ws, data);
     reduce_alone(plan, ws, data, prefetch_from_bytes);
-    exchange.finish(ws);
+    TimeoutWatch bounded = watch;
+    exchange.finish(ws, &bounded);
     fold_and_scatter(plan, ws, data);
   };
 }
@@ -251,7 +268,8 @@ ChosenExchange build_method(const MethodRequest& request, const ExchangeInputs& 
                             std::size_t prefetch_from_bytes) {
   if (request.method == Method::automatic) {
     std::vector<std::byte> values;
-    AutoChoice choice = choose_method(inputs, timed_call(inputs.plan, prefetch_from_bytes, values), model);
+    const TimeoutWatch watch(inputs.messages.timeout);
+    AutoChoice choice = choose_method(inputs, timed_call(inputs.plan, prefetch_from_bytes, values, watch), model);
     return {std::move(choice.exchanges), ranges_of(choice.sizes, choice.exchange_at), std::move(choice.reason),
             std::move(choice.timings), choice.seconds};
   }
@@ -279,16 +297,20 @@ ChosenExchange build_method(const MethodRequest& request, const ExchangeInputs& 
   return chosen;
 }
 
-Spread spread_over_ranks(MPI_Comm comm, double value, int ranks) {
-  double extremes[2] = {value, -value}, out[2];
-  double sum = 0;
-  GSR_MPI_CHECK(MPI_Allreduce(extremes, out, 2, MPI_DOUBLE, MPI_MAX, comm));
-  GSR_MPI_CHECK(MPI_Allreduce(&value, &sum, 1, MPI_DOUBLE, MPI_SUM, comm));
-  return Spread{-out[1], sum / ranks, out[0]};
+/// The spreads over ranks of `values` (two polled collectives for all of them).
+std::vector<Spread> spreads_over_ranks(MPI_Comm comm, const std::vector<double>& values, int ranks, double timeout) {
+  const std::size_t n = values.size();
+  std::vector<double> extremes(2 * n), sums(values);
+  for (std::size_t i = 0; i < n; ++i) extremes[2 * i] = values[i], extremes[2 * i + 1] = -values[i];
+  allreduce_polled(extremes.data(), static_cast<int>(extremes.size()), MPI_DOUBLE, MPI_MAX, comm, timeout);
+  allreduce_polled(sums.data(), static_cast<int>(n), MPI_DOUBLE, MPI_SUM, comm, timeout);
+  std::vector<Spread> spreads;
+  for (std::size_t i = 0; i < n; ++i) spreads.push_back(Spread{-extremes[2 * i + 1], sums[i] / ranks, extremes[2 * i]});
+  return spreads;
 }
 
 /// Collective (the spreads over ranks).
-Stats describe(const Plan& plan, std::size_t n, ChosenExchange& chosen, MPI_Comm comm) {
+Stats describe(const Plan& plan, std::size_t n, ChosenExchange& chosen, MPI_Comm comm, double timeout) {
   const Exchange& exchange = *chosen.exchanges.front();
   Stats st;
   st.method = exchange.method();
@@ -319,9 +341,14 @@ Stats describe(const Plan& plan, std::size_t n, ChosenExchange& chosen, MPI_Comm
     const Exchange& serving = *chosen.exchanges[range.exchange];
     st.methods_by_size.push_back(SizeMethod{range.entry_bytes, serving.method(), serving.stages()});
   }
-  st.neighbors_spread = spread_over_ranks(comm, st.neighbors, plan.ranks);
-  st.bytes_spread = spread_over_ranks(comm, static_cast<double>(st.bytes_per_call(sizeof(double))), plan.ranks);
-  st.memory_spread = spread_over_ranks(comm, static_cast<double>(st.handle_bytes), plan.ranks);
+  const std::vector<Spread> spreads =
+      spreads_over_ranks(comm,
+                         {static_cast<double>(st.neighbors), static_cast<double>(st.bytes_per_call(sizeof(double))),
+                          static_cast<double>(st.handle_bytes)},
+                         plan.ranks, timeout);
+  st.neighbors_spread = spreads[0];
+  st.bytes_spread = spreads[1];
+  st.memory_spread = spreads[2];
   return st;
 }
 
@@ -358,14 +385,14 @@ Handle::Handle(std::span<const std::int64_t> ids, MPI_Comm user_comm, SetupOptio
   CostModel model;
   const MethodRequest request = check_setup_arguments(ids, user_comm, options, settings, model);
   OwnedComm comm(user_comm, settings.messages.timeout);
-  const int node_ranks = comm.ranks_on_node();  // every rank, whatever its prefetch setting
+  const int node_ranks = comm.ranks_on_node(settings.messages.timeout);  // every rank, whatever its prefetch setting
   const std::size_t prefetch_from_bytes =
       settings.prefetch_from_bytes ? *settings.prefetch_from_bytes : prefetch_default(probe_cache(), node_ranks);
-  LocalSetup local = discover_and_plan(ids, options.unique, comm, settings.messages.chunk_bytes);
+  LocalSetup local = discover_and_plan(ids, options.unique, comm, settings.messages);
   ChosenExchange chosen = build_method(
       request, ExchangeInputs{local.plan, local.holders, comm.get(), settings.messages}, model, prefetch_from_bytes);
   local.holders = Holders{};  // only the exchange constructors read them
-  Stats stats = describe(local.plan, ids.size(), chosen, comm.get());
+  Stats stats = describe(local.plan, ids.size(), chosen, comm.get(), settings.messages.timeout);
   stats.pairwise_receives = std::move(local.pairwise_receives);
   // On this rank; every rank numbers its handles alike (threads setting up at once: in the
   // order they get here).

@@ -20,7 +20,7 @@ void make_unique(std::span<std::int64_t> ids, MPI_Comm comm) {
   collectively(comm, timeout, [&] { check_ids(ids); });
   const OwnedComm owned(comm, timeout);
   const std::vector<index_t> order = entries_by_id(ids);
-  const Topology topo = discover(ids, order, owned.get(), 0);
+  const Topology topo = discover(ids, order, owned.get(), 0, timeout);
   apply_unique(ids, order, topo, owned.rank());
 }
 

@@ -12,6 +12,7 @@
 
 #include "mpi/checked.hpp"
 #include "mpi/messages.hpp"
+#include "mpi/polled.hpp"
 #include "transfer/sparse_exchange.hpp"
 
 #include <algorithm>
@@ -78,9 +79,10 @@ AllreduceExchange::SlotCount AllreduceExchange::count_slots(const ExchangeInputs
   for (std::size_t s = 0; s < in.plan.shared_groups; ++s)
     if (leads(in, s)) led += in.holders.row(s).size();
   SlotCount count;
-  GSR_MPI_CHECK(MPI_Exscan(&led, &count.first_led, 1, MPI_UINT64_T, MPI_SUM, in.comm));
+  exscan_polled(&led, &count.first_led, 1, MPI_UINT64_T, MPI_SUM, in.comm, in.messages.timeout);
   if (in.plan.rank == 0) count.first_led = 0;  // MPI_Exscan leaves rank 0's result undefined
-  GSR_MPI_CHECK(MPI_Allreduce(&led, &count.total, 1, MPI_UINT64_T, MPI_SUM, in.comm));
+  count.total = led;
+  allreduce_polled(&count.total, 1, MPI_UINT64_T, MPI_SUM, in.comm, in.messages.timeout);
   return count;
 }
 
@@ -101,7 +103,7 @@ AllreduceExchange::AllreduceExchange(const ExchangeInputs& in, SlotCount slots)
     for (int h : in.holders.row(s))
       if (h != me) outgoing[h].push_back(base[s]);
   }
-  auto incoming = sparse_exchange(comm_, slot_tag, outgoing, chunk_bytes_);
+  auto incoming = sparse_exchange(comm_, slot_tag, std::move(outgoing), chunk_bytes_, in.messages.timeout);
   std::map<int, std::size_t> taken;  // leader -> first slots used so far
   for (std::size_t s = 0; s < shared_groups_; ++s) {
     if (leads(in, s)) continue;

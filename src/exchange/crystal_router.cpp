@@ -7,11 +7,14 @@
 #include "exchange/crystal_router.hpp"
 
 #include "mpi/checked.hpp"
+#include "mpi/keeper.hpp"
 #include "mpi/messages.hpp"
+#include "mpi/polled.hpp"
 
 #include <algorithm>
 #include <cstring>
 #include <map>
+#include <memory>
 #include <utility>
 
 namespace gsr::detail {
@@ -167,14 +170,25 @@ CrystalRouterExchange::CrystalRouterExchange(const ExchangeInputs& in)
     stage.send_to = shape.send_to;
     stage.sources = shape.sources;
     stage.first_segment = segments_;
-    const std::vector<std::int64_t> descriptors = routes.split(shape, stage);
+    // Polled against GSR_TIMEOUT (polled.hpp): a rank that gave up on an earlier step of the
+    // setup never sends or receives; the descriptors live as long as their send may read them.
+    const auto descriptors = std::make_shared<const std::vector<std::int64_t>>(routes.split(shape, stage));
     std::vector<MPI_Request> send;
-    post_send(descriptors.data(), descriptors.size() * sizeof(std::int64_t), stage.send_to, setup_tag, comm_, send,
+    post_send(descriptors->data(), descriptors->size() * sizeof(std::int64_t), stage.send_to, setup_tag, comm_, send,
               chunk_bytes_);
-    for (int source : stage.sources)
-      stage.source_rows.push_back(
-          routes.absorb(receive_whole<std::int64_t>(comm_, source, setup_tag, chunk_bytes_), segments_++));
-    complete_all(send, "crystal router setup send");
+    try {
+      for (int source : stage.sources) {
+        const std::vector<std::byte> bytes =
+            receive_polled(comm_, source, setup_tag, chunk_bytes_, in.messages.timeout);
+        std::vector<std::int64_t> rows(bytes.size() / sizeof(std::int64_t));
+        if (!bytes.empty()) std::memcpy(rows.data(), bytes.data(), rows.size() * sizeof(std::int64_t));
+        stage.source_rows.push_back(routes.absorb(std::move(rows), segments_++));
+      }
+    } catch (...) {
+      keep_until_exit(std::make_pair(std::move(send), descriptors));  // the send may still read them
+      throw;
+    }
+    complete_polled(send, descriptors, in.messages.timeout, "crystal router setup send");
 
     partners.push_back(stage.send_to);
     partners.insert(partners.end(), stage.sources.begin(), stage.sources.end());

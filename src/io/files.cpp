@@ -1,5 +1,7 @@
 // io/files.cpp — see files.hpp.
 #include "io/files.hpp"
+#include "config/config.hpp"
+#include "mpi/polled.hpp"
 
 #include <gsr/error.hpp>
 
@@ -25,9 +27,10 @@ std::string temporary_name(const std::string& path, MPI_Comm comm) {
   MPI_Comm_rank(comm, &rank);
   std::string name = rank == 0 ? temporary_name(path) : std::string();
   unsigned long long length = name.size();
-  MPI_Bcast(&length, 1, MPI_UNSIGNED_LONG_LONG, 0, comm);
+  const double timeout = detail::timeout_or_default({});  // polled (mpi/polled.hpp)
+  detail::bcast_polled(&length, sizeof length, 0, comm, timeout);
   name.resize(length);
-  MPI_Bcast(name.data(), static_cast<int>(length), MPI_CHAR, 0, comm);
+  detail::bcast_polled(name.data(), static_cast<int>(length), 0, comm, timeout);
   return name;
 }
 

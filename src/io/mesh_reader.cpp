@@ -5,6 +5,7 @@
 #include <gsr/mesh.hpp>
 
 #include "mpi/checked.hpp"
+#include "mpi/polled.hpp"
 #include "mpi/threads.hpp"
 #include "io/format.hpp"
 #include "io/h5.hpp"
@@ -193,7 +194,7 @@ void validate(OpenMesh& mesh) {
 void check_same_arguments(const std::string& path, int distribution, MPI_Comm comm) {
   const auto digest = static_cast<long long>(std::hash<std::string>{}(path + '\n' + std::to_string(distribution)) >> 1);
   long long bounds[2] = {digest, -digest};
-  MPI_Allreduce(MPI_IN_PLACE, bounds, 2, MPI_LONG_LONG, MPI_MAX, comm);
+  detail::allreduce_polled(bounds, 2, MPI_LONG_LONG, MPI_MAX, comm, detail::timeout_or_default({}));
   if (bounds[0] != -bounds[1])
     throw Error(ErrorCode::mismatch, "file '" + path + "': the ranks disagree about the file to read or the " +
                                          "distribution (every rank must pass the same)");
@@ -388,8 +389,8 @@ std::vector<std::int32_t> read_owners(const OpenMesh& mesh, MPI_Comm comm, int r
       largest = std::max(largest, static_cast<int>(owners[i]));
     }
   });
-  int global_largest = -1;
-  MPI_Allreduce(&largest, &global_largest, 1, MPI_INT, MPI_MAX, comm);
+  int global_largest = largest;
+  detail::allreduce_polled(&global_largest, 1, MPI_INT, MPI_MAX, comm, detail::timeout_or_default({}));
   // The same on every rank, so every rank throws it without an agreement.
   if (mesh.info.partition_ranks == 0 && global_largest + 1 != ranks)
     file.fail(name + ": uses ranks 0 to " + std::to_string(global_largest) + ", so it was made for " +
@@ -404,7 +405,8 @@ std::vector<std::int64_t> send_to_owners(const std::vector<std::int32_t>& owners
                                          int ranks) {
   std::vector<int> send_counts(ranks, 0), send_offsets(ranks, 0), receive_counts(ranks, 0), receive_offsets(ranks, 0);
   for (const std::int32_t owner : owners) ++send_counts[owner];
-  MPI_Alltoall(send_counts.data(), 1, MPI_INT, receive_counts.data(), 1, MPI_INT, comm);
+  const double timeout = detail::timeout_or_default({});  // polled (mpi/polled.hpp)
+  detail::alltoall_polled(send_counts.data(), receive_counts.data(), 1, MPI_INT, comm, timeout);
   for (int r = 1; r < ranks; ++r) {
     send_offsets[r] = send_offsets[r - 1] + send_counts[r - 1];
     receive_offsets[r] = receive_offsets[r - 1] + receive_counts[r - 1];
@@ -414,8 +416,8 @@ std::vector<std::int64_t> send_to_owners(const std::vector<std::int32_t>& owners
   for (std::size_t i = 0; i < owners.size(); ++i)
     outgoing[static_cast<std::size_t>(cursor[owners[i]]++)] = first + static_cast<std::int64_t>(i);
   std::vector<std::int64_t> mine(static_cast<std::size_t>(receive_offsets[ranks - 1] + receive_counts[ranks - 1]));
-  MPI_Alltoallv(outgoing.data(), send_counts.data(), send_offsets.data(), MPI_INT64_T, mine.data(),
-                receive_counts.data(), receive_offsets.data(), MPI_INT64_T, comm);
+  detail::alltoallv_polled(outgoing.data(), send_counts.data(), send_offsets.data(), mine.data(), receive_counts.data(),
+                           receive_offsets.data(), MPI_INT64_T, comm, timeout);
   return mine;
 }
 

@@ -4,6 +4,7 @@
 #include <gsr/mesh.hpp>
 
 #include "mpi/checked.hpp"
+#include "mpi/polled.hpp"
 #include "mpi/threads.hpp"
 #include "io/files.hpp"
 #include "io/format.hpp"
@@ -175,8 +176,9 @@ MeshLayout agree_on_layout(const std::string& path, const Mesh& mesh, MPI_Comm c
   int ranks = 1;
   MPI_Comm_size(comm, &ranks);
   long long local[4] = {mesh.info.dim, mesh.info.order, -mesh.info.dim, -mesh.info.order};
-  long long global[4];
-  MPI_Allreduce(local, global, 4, MPI_LONG_LONG, MPI_MAX, comm);
+  const double timeout = detail::timeout_or_default({});  // every collective polled (mpi/polled.hpp)
+  long long global[4] = {local[0], local[1], local[2], local[3]};
+  detail::allreduce_polled(global, 4, MPI_LONG_LONG, MPI_MAX, comm, timeout);
   agreed(comm, [&] {
     if (global[0] != -global[2] || global[1] != -global[3])
       throw Error(ErrorCode::mismatch, "file '" + path + "': write_mesh: ranks disagree about dim or order");
@@ -186,11 +188,11 @@ MeshLayout agree_on_layout(const std::string& path, const Mesh& mesh, MPI_Comm c
   layout.order = mesh.info.order;
   layout.periods = mesh.info.periods;
   const auto local_elements = static_cast<long long>(mesh.elements.size());
-  long long elements = 0, last_element = mesh.elements.empty() ? -1 : mesh.elements.back();
-  MPI_Allreduce(&local_elements, &elements, 1, MPI_LONG_LONG, MPI_SUM, comm);
-  MPI_Allreduce(MPI_IN_PLACE, &last_element, 1, MPI_LONG_LONG, MPI_MAX, comm);
+  long long elements = local_elements, last_element = mesh.elements.empty() ? -1 : mesh.elements.back();
+  detail::allreduce_polled(&elements, 1, MPI_LONG_LONG, MPI_SUM, comm, timeout);
+  detail::allreduce_polled(&last_element, 1, MPI_LONG_LONG, MPI_MAX, comm, timeout);
   int without_coordinates = !mesh.elements.empty() && mesh.coordinates.empty();
-  MPI_Allreduce(MPI_IN_PLACE, &without_coordinates, 1, MPI_INT, MPI_MAX, comm);
+  detail::allreduce_polled(&without_coordinates, 1, MPI_INT, MPI_MAX, comm, timeout);
   layout.elements = elements;
   layout.coordinates = !without_coordinates;
   layout.partition = options.partition;

@@ -2,6 +2,7 @@
 #include "mpi/checked.hpp"
 
 #include "mpi/keeper.hpp"
+#include "mpi/polled.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -61,23 +62,13 @@ void wait_polled(MPI_Request& request, std::shared_ptr<void> buffers, double tim
     const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (timeout > 0 && waited > timeout) {
       keep_until_exit(std::move(buffers));
-      throw timeout_error(waited, timeout, "every rank of the communicator to join this collective step");
+      throw timeout_error(waited, timeout, collective_step);
     }
   }
 }
 
 void allreduce_max_polled(std::span<std::int64_t> values, MPI_Comm comm, double timeout) {
-  struct Reduction {
-    std::vector<std::int64_t> mine, all;
-    MPI_Request request = MPI_REQUEST_NULL;
-  };
-  auto r = std::make_shared<Reduction>();
-  r->mine.assign(values.begin(), values.end());
-  r->all.resize(values.size());
-  GSR_MPI_CHECK(MPI_Iallreduce(r->mine.data(), r->all.data(), static_cast<int>(values.size()), MPI_INT64_T, MPI_MAX,
-                               comm, &r->request));
-  wait_polled(r->request, r, timeout);
-  std::copy(r->all.begin(), r->all.end(), values.begin());
+  allreduce_polled(values.data(), static_cast<int>(values.size()), MPI_INT64_T, MPI_MAX, comm, timeout);
 }
 
 namespace {
@@ -85,29 +76,8 @@ namespace {
 /// The lowest rank that reports a failure (`size` for none): MPI_MIN of every rank's vote,
 /// polled so that a rank that never joins costs the others GSR_TIMEOUT, not a hang.
 int lowest_failing_rank(MPI_Comm comm, int mine, double timeout) {
-  struct Vote {
-    int mine = 0;
-    int first = 0;
-    MPI_Request request = MPI_REQUEST_NULL;
-  };
-  auto vote = std::make_shared<Vote>(Vote{mine, mine, MPI_REQUEST_NULL});
-  GSR_MPI_CHECK(MPI_Iallreduce(&vote->mine, &vote->first, 1, MPI_INT, MPI_MIN, comm, &vote->request));
-  wait_polled(vote->request, vote, timeout);
-  return vote->first;
-}
-
-/// MPI_Bcast of `bytes` bytes from `root`, polled like the vote: the root may have given up
-/// on the vote (GSR_TIMEOUT) while the others' completed.
-void broadcast_polled(void* data, int bytes, int root, MPI_Comm comm, double timeout) {
-  struct Message {
-    std::vector<char> bytes;
-    MPI_Request request = MPI_REQUEST_NULL;
-  };
-  auto m = std::make_shared<Message>();
-  m->bytes.assign(static_cast<const char*>(data), static_cast<const char*>(data) + bytes);
-  GSR_MPI_CHECK(MPI_Ibcast(m->bytes.data(), bytes, MPI_CHAR, root, comm, &m->request));
-  wait_polled(m->request, m, timeout);
-  std::copy(m->bytes.begin(), m->bytes.end(), static_cast<char*>(data));
+  allreduce_polled(&mine, 1, MPI_INT, MPI_MIN, comm, timeout);
+  return mine;
 }
 
 }  // namespace
@@ -129,9 +99,9 @@ void agree_on_errors(MPI_Comm comm, ErrorCode local_code, const std::string& loc
   int header[2] = {static_cast<int>(local_code), first == rank ? static_cast<int>(local_message.size()) : 0};
   std::string text(local_message);
   try {
-    broadcast_polled(header, static_cast<int>(sizeof header), first, comm, timeout);
+    bcast_polled(header, static_cast<int>(sizeof header), first, comm, timeout);  // the root may have given up
     text.resize(static_cast<std::size_t>(header[1]));
-    broadcast_polled(text.data(), header[1], first, comm, timeout);
+    bcast_polled(text.data(), header[1], first, comm, timeout);
   } catch (const Error&) {
     if (local_code != ErrorCode::ok) throw Error(local_code, local_message);
     throw;

@@ -39,6 +39,9 @@ int comm_size(MPI_Comm comm);
 /// for `what` ("every rank of the communicator to join this collective step", say).
 Error timeout_error(double waited, double timeout, const char* what);
 
+/// What a setup step waits for, in its timeout_error (docs/errors.md, E-SETUP-TIMEOUT).
+inline constexpr const char* collective_step = "every rank of the communicator to join this collective step";
+
 /// Waits for `request`, a collective of gsr's on a communicator some rank may never join,
 /// polling: after `timeout` seconds (GSR_TIMEOUT; 0: no limit) it hands `buffers` (what MPI
 /// may still write, and the request) to the keeper and throws Error(timeout).

@@ -2,6 +2,7 @@
 #include "mpi/comm.hpp"
 
 #include "mpi/checked.hpp"
+#include "mpi/polled.hpp"
 #include "mpi/seam.hpp"
 
 #include <memory>
@@ -19,8 +20,11 @@ OwnedComm OwnedComm::duplicate(MPI_Comm user, double timeout, std::exception_ptr
     MPI_Request request = MPI_REQUEST_NULL;
   };
   auto dup = std::make_shared<Duplicate>();
-  GSR_MPI_CHECK(MPI_Comm_idup(user, &dup->comm, &dup->request));
-  wait_polled(dup->request, dup, timeout);
+  {
+    const ReturnErrors returned(user);  // an MPI error here is an Error, not the caller's abort
+    GSR_MPI_CHECK(MPI_Comm_idup(user, &dup->comm, &dup->request));
+    wait_polled(dup->request, dup, timeout);
+  }
   OwnedComm owned;
   owned.comm_ = dup->comm;
   // From here on a failure is this rank's alone: every rank has the duplicate.
@@ -86,11 +90,6 @@ void OwnedComm::release() noexcept {
 int OwnedComm::rank() const { return comm_rank(comm_); }
 int OwnedComm::size() const { return comm_size(comm_); }
 
-int OwnedComm::ranks_on_node() const {
-  MPI_Comm node = MPI_COMM_NULL;
-  GSR_MPI_CHECK(MPI_Comm_split_type(comm_, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node));
-  const OwnedComm owned = adopt(node);  // freed on return, or if the size throws
-  return owned.size();
-}
+int OwnedComm::ranks_on_node(double timeout) const { return ranks_on_node_polled(comm_, timeout); }
 
 }  // namespace gsr::detail

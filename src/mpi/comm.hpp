@@ -38,8 +38,9 @@ public:
   MPI_Comm get() const noexcept { return comm_; }
   int rank() const;
   int size() const;
-  /// Collective: how many of its ranks share this rank's node (MPI_COMM_TYPE_SHARED).
-  int ranks_on_node() const;
+  /// Collective: how many of its ranks share this rank's node (by processor name, polled:
+  /// Error(timeout) after `timeout` seconds; ranks_on_node_polled in polled.hpp).
+  int ranks_on_node(double timeout) const;
 
 private:
   void release() noexcept;

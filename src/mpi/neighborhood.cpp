@@ -2,6 +2,7 @@
 #include "mpi/neighborhood.hpp"
 
 #include "mpi/checked.hpp"
+#include "mpi/polled.hpp"
 
 #include <climits>
 #include <type_traits>
@@ -9,7 +10,11 @@
 
 namespace gsr::detail {
 
-OwnedComm neighbor_graph(MPI_Comm comm, const std::vector<int>& neighbors) {
+OwnedComm neighbor_graph(MPI_Comm comm, const std::vector<int>& neighbors, double timeout) {
+  // MPI has no non-blocking form of this collective: a polled barrier first, so that a rank
+  // that never comes (it gave up on an earlier step) costs the others GSR_TIMEOUT, and the
+  // blocking call below waits only for ranks that are already on their way into it.
+  barrier_polled(comm, timeout);
   MPI_Comm graph = MPI_COMM_NULL;
   const int degree = static_cast<int>(neighbors.size());
   // No reordering: the graph communicator keeps the ranks of `comm`, which the plan names.

@@ -4,6 +4,7 @@
 #include "setup/discovery.hpp"
 
 #include "mpi/checked.hpp"
+#include "mpi/polled.hpp"
 #include "transfer/sparse_exchange.hpp"
 
 #include <algorithm>
@@ -135,7 +136,7 @@ void read_answers(const Messages& answers, Topology& topo) {
 }  // namespace
 
 Topology discover(std::span<const std::int64_t> ids, std::span<const index_t> order, MPI_Comm comm,
-                  std::size_t chunk_bytes) {
+                  std::size_t chunk_bytes, double timeout) {
   const int ranks = comm_size(comm);
   Topology topo;
   if (ranks == 1) return topo;
@@ -144,13 +145,14 @@ Topology discover(std::span<const std::int64_t> ids, std::span<const index_t> or
   std::int64_t homed_shared = 0;
   Messages to_holders;
   {
-    const Messages at_home = sparse_exchange(comm, tag_to_home, holders_to_homes(ids, order, ranks), chunk_bytes);
+    const Messages at_home =
+        sparse_exchange(comm, tag_to_home, holders_to_homes(ids, order, ranks), chunk_bytes, timeout);
     to_holders = homes_to_holders(at_home, homed_shared);
   }
-  const Messages answers = sparse_exchange(comm, tag_to_holders, to_holders, chunk_bytes);
-  Messages().swap(to_holders);
+  const Messages answers = sparse_exchange(comm, tag_to_holders, std::move(to_holders), chunk_bytes, timeout);
   read_answers(answers, topo);
-  GSR_MPI_CHECK(MPI_Allreduce(&homed_shared, &topo.global_shared_ids, 1, MPI_INT64_T, MPI_SUM, comm));
+  topo.global_shared_ids = homed_shared;
+  allreduce_polled(&topo.global_shared_ids, 1, MPI_INT64_T, MPI_SUM, comm, timeout);
   return topo;
 }
 

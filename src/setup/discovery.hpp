@@ -28,9 +28,10 @@ struct Topology {
 };
 
 /// Collective. `ids` are this rank's ids (0 = not taking part, sign = flag); `order` is
-/// entries_by_id(ids); `chunk_bytes` as mpi/messages.hpp says.
+/// entries_by_id(ids); `chunk_bytes` as mpi/messages.hpp says. Every wait is bounded by
+/// `timeout` (GSR_TIMEOUT; 0: no limit): Error(timeout) if a rank never comes.
 Topology discover(std::span<const std::int64_t> ids, std::span<const index_t> order, MPI_Comm comm,
-                  std::size_t chunk_bytes);
+                  std::size_t chunk_bytes, double timeout);
 
 /// The rank that collects the holders of |id| (also used by tests to reason about load).
 int home_rank(std::int64_t abs_id, int ranks) noexcept;

@@ -12,12 +12,16 @@
 // is compared entry by entry against a recomputed reference.
 #include "tools/check.hpp"
 
+#include "config/config.hpp"
+#include "mpi/polled.hpp"
+
 #include <gsr/handle.hpp>
 
 #include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <iterator>
 #include <limits>
 #include <map>
@@ -29,16 +33,19 @@ namespace {
 
 using nlohmann::json;
 
+// Every collective here is polled against GSR_TIMEOUT (mpi/polled.hpp): a rank whose
+// setup or read failed alone never comes.
+double timeout() { return detail::timeout_or_default({}); }
+
 std::int64_t reduce_int(std::int64_t value, MPI_Op op, MPI_Comm comm) {
-  long long local = value, global = 0;
-  MPI_Allreduce(&local, &global, 1, MPI_LONG_LONG, op, comm);
+  long long global = value;
+  detail::allreduce_polled(&global, 1, MPI_LONG_LONG, op, comm, timeout());
   return global;
 }
 
 double reduce_double(double value, MPI_Op op, MPI_Comm comm) {
-  double global = 0;
-  MPI_Allreduce(&value, &global, 1, MPI_DOUBLE, op, comm);
-  return global;
+  detail::allreduce_polled(&value, 1, MPI_DOUBLE, op, comm, timeout());
+  return value;
 }
 
 /// Reports the steps of check_mesh to options.progress, if set.
@@ -90,10 +97,12 @@ std::map<std::pair<int, std::int64_t>, std::int64_t> merge_histograms(
   MPI_Comm_size(comm, &ranks);
   const int length = static_cast<int>(flat.size());
   std::vector<int> lengths(static_cast<std::size_t>(ranks)), offsets(static_cast<std::size_t>(ranks), 0);
-  MPI_Allgather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, comm);
+  const std::vector<std::byte> gathered = detail::allgather_polled(&length, sizeof length, comm, timeout());
+  std::memcpy(lengths.data(), gathered.data(), gathered.size());
   for (int r = 1; r < ranks; ++r) offsets[r] = offsets[r - 1] + lengths[r - 1];
   std::vector<long long> all(static_cast<std::size_t>(offsets.back() + lengths.back()));
-  MPI_Allgatherv(flat.data(), length, MPI_LONG_LONG, all.data(), lengths.data(), offsets.data(), MPI_LONG_LONG, comm);
+  detail::allgatherv_polled(flat.data(), length, MPI_LONG_LONG, all.data(), lengths.data(), offsets.data(), comm,
+                            timeout());
   std::map<std::pair<int, std::int64_t>, std::int64_t> merged;
   for (std::size_t i = 0; i + 2 < all.size(); i += 3) merged[{static_cast<int>(all[i]), all[i + 1]}] += all[i + 2];
   return merged;
@@ -504,8 +513,8 @@ std::pair<std::vector<double>, std::vector<double>> group_corners(const Subject&
         low[d] = std::min(low[d], x[i * static_cast<std::size_t>(dim) + d]);
         high[d] = std::max(high[d], x[i * static_cast<std::size_t>(dim) + d]);
       }
-  MPI_Allreduce(MPI_IN_PLACE, low.data(), dim, MPI_DOUBLE, MPI_MIN, subject.comm);
-  MPI_Allreduce(MPI_IN_PLACE, high.data(), dim, MPI_DOUBLE, MPI_MAX, subject.comm);
+  detail::allreduce_polled(low.data(), dim, MPI_DOUBLE, MPI_MIN, subject.comm, timeout());
+  detail::allreduce_polled(high.data(), dim, MPI_DOUBLE, MPI_MAX, subject.comm, timeout());
   return {low, high};
 }
 

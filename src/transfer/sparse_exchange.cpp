@@ -1,6 +1,7 @@
 // transfer/sparse_exchange.cpp — see sparse_exchange.hpp.
 #include "transfer/sparse_exchange.hpp"
 
+#include "mpi/keeper.hpp"
 #include "mpi/watch.hpp"
 
 #include <algorithm>
@@ -8,12 +9,14 @@
 namespace gsr::detail {
 
 std::vector<ByteMessage> sparse_exchange_views(MPI_Comm comm, int tag, const std::vector<OutgoingView>& outgoing,
-                                               std::size_t chunk_bytes, Watch* watch) {
-  PendingSends pending;  // abandoned to the keeper if the watch stops the exchange
+                                               std::size_t chunk_bytes, Watch* watch, double timeout,
+                                               std::shared_ptr<const void> sent) {
+  PendingSends pending;  // abandoned to the keeper if the watch or the clock stops the exchange
+  if (sent) pending.hold(std::move(sent));
   std::vector<MPI_Request>& sends = pending.requests;
   for (const OutgoingView& m : outgoing)
     post_send(m.data, m.bytes, m.rank, tag, comm, sends, chunk_bytes, SendMode::synchronous);
-  double since = watch ? watch->begin_wait() : 0;
+  double since = watch ? watch->begin_wait() : MPI_Wtime();
 
   // A chunked message's rest is waited for with the watch's checks, since the last arrival.
   PollCheck check_rest;
@@ -27,7 +30,7 @@ std::vector<ByteMessage> sparse_exchange_views(MPI_Comm comm, int tag, const std
       ByteMessage m{arrived->source, std::vector<std::byte>(arrived->bytes)};
       receive(*arrived, m.bytes.data());
       received.push_back(std::move(m));
-      if (watch) since = MPI_Wtime();
+      since = MPI_Wtime();
       continue;
     }
     if (!barrier_started) {
@@ -40,7 +43,12 @@ std::vector<ByteMessage> sparse_exchange_views(MPI_Comm comm, int tag, const std
       GSR_MPI_CHECK(MPI_Test(&barrier, &done, MPI_STATUS_IGNORE));
       if (done) break;
     }
-    if (watch) watch->check(since);
+    if (watch) {
+      watch->check(since);
+    } else if (timeout > 0 && MPI_Wtime() - since > timeout) {
+      if (barrier_started) keep_until_exit(barrier);  // never completes now
+      throw timeout_error(MPI_Wtime() - since, timeout, collective_step);
+    }
   }
   // Arrival order is a race; the callers' results must not be.
   std::stable_sort(received.begin(), received.end(),

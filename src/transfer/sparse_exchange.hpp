@@ -16,6 +16,7 @@
 #include <cstddef>
 #include <cstring>
 #include <map>
+#include <memory>
 #include <type_traits>
 #include <vector>
 
@@ -39,25 +40,32 @@ class Watch;
 /// outgoing message (at most one per destination, never to this rank) and returns the
 /// received messages sorted by source rank; `chunk_bytes` as messages.hpp says. With a
 /// `watch` (watch.hpp, on comm), its wait stops when another rank fails or GSR_TIMEOUT
-/// passes with nothing arriving.
+/// passes with nothing arriving. Without one, `timeout` (GSR_TIMEOUT; 0: no limit) bounds the
+/// wait the same way: Error(timeout) after that many seconds with nothing arriving (a rank
+/// never came, or gave up on an earlier step), its sends and barrier left to the keeper with
+/// `sent` (what owns the bytes the views point at: a rank that comes late may still receive
+/// them).
 std::vector<ByteMessage> sparse_exchange_views(MPI_Comm comm, int tag, const std::vector<OutgoingView>& outgoing,
-                                               std::size_t chunk_bytes, Watch* watch = nullptr);
+                                               std::size_t chunk_bytes, Watch* watch = nullptr, double timeout = 0,
+                                               std::shared_ptr<const void> sent = nullptr);
 
 /// The same, for owned messages.
 std::vector<ByteMessage> sparse_exchange_bytes(MPI_Comm comm, int tag, const std::vector<ByteMessage>& outgoing,
                                                std::size_t chunk_bytes);
 
-/// Typed convenience: `outgoing` maps destination rank -> values.
+/// Typed convenience: `outgoing` maps destination rank -> values (taken: after a timeout it
+/// stays with the sends that read it).
 template <class T>
-std::map<int, std::vector<T>> sparse_exchange(MPI_Comm comm, int tag, const std::map<int, std::vector<T>>& outgoing,
-                                              std::size_t chunk_bytes) {
+std::map<int, std::vector<T>> sparse_exchange(MPI_Comm comm, int tag, std::map<int, std::vector<T>> outgoing,
+                                              std::size_t chunk_bytes, double timeout) {
   static_assert(std::is_trivially_copyable_v<T>);
+  const auto sent = std::make_shared<const std::map<int, std::vector<T>>>(std::move(outgoing));
   std::vector<OutgoingView> out;
-  out.reserve(outgoing.size());
-  for (const auto& [rank, values] : outgoing)
+  out.reserve(sent->size());
+  for (const auto& [rank, values] : *sent)
     out.push_back(OutgoingView{rank, reinterpret_cast<const std::byte*>(values.data()), values.size() * sizeof(T)});
   std::map<int, std::vector<T>> received;
-  for (auto& m : sparse_exchange_views(comm, tag, out, chunk_bytes)) {
+  for (auto& m : sparse_exchange_views(comm, tag, out, chunk_bytes, nullptr, timeout, sent)) {
     std::vector<T> values(m.bytes.size() / sizeof(T));
     if (!values.empty()) std::memcpy(values.data(), m.bytes.data(), m.bytes.size());
     received.emplace(m.rank, std::move(values));

@@ -4,6 +4,7 @@
 #include "tune/auto_select.hpp"
 
 #include "mpi/checked.hpp"
+#include "mpi/polled.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -34,7 +35,7 @@ int model_choice(const std::vector<double>& predicted) {
 }
 
 std::vector<double> time_exchanges(const std::vector<Exchange*>& exchanges, const CallPath& call, MPI_Comm comm,
-                                   int* timed_calls) {
+                                   double timeout, int* timed_calls) {
   const std::size_t count = exchanges.size();
   // One workspace per exchange (its first call binds it, exchange.hpp), as the handle
   // keeps a slot per method.
@@ -64,7 +65,7 @@ std::vector<double> time_exchanges(const std::vector<Exchange*>& exchanges, cons
       std::nth_element(sorted.begin(), sorted.begin() + sorted.size() / 2, sorted.end());
       out[i] = sorted[sorted.size() / 2];
     }
-    GSR_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, out.data(), static_cast<int>(count), MPI_DOUBLE, MPI_MAX, comm));
+    allreduce_polled(out.data(), static_cast<int>(count), MPI_DOUBLE, MPI_MAX, comm, timeout);
     return out;
   };
   for (int i = 0; i < auto_warmup_calls; ++i) round(false);
@@ -169,8 +170,8 @@ std::vector<Candidate> build_candidates(const ExchangeInputs& in, const CostMode
     candidates.push_back(std::move(c));
   }
   predicted.push_back(model.calibrated ? 0.0 : 1.0);  // the maximum is 0 only if every rank's is
-  GSR_MPI_CHECK(
-      MPI_Allreduce(MPI_IN_PLACE, predicted.data(), static_cast<int>(predicted.size()), MPI_DOUBLE, MPI_MAX, in.comm));
+  allreduce_polled(predicted.data(), static_cast<int>(predicted.size()), MPI_DOUBLE, MPI_MAX, in.comm,
+                   in.messages.timeout);
   calibrated = predicted.back() == 0.0;
   for (std::size_t i = 0; i < candidates.size(); ++i)
     if (candidates[i].exchange)
@@ -234,12 +235,12 @@ int decide_by_model(std::vector<Candidate>& candidates, std::size_t row, const C
 
 // Times the contenders for one double; the slowest rank's median counts. Returns the calls
 // timed per contender.
-int measure(std::vector<Candidate>& candidates, const CallPath& call, MPI_Comm comm) {
+int measure(std::vector<Candidate>& candidates, const CallPath& call, MPI_Comm comm, double timeout) {
   std::vector<Exchange*> timed(candidates.size(), nullptr);
   for (std::size_t i = 0; i < candidates.size(); ++i)
     if (candidates[i].exchange && candidates[i].timed) timed[i] = candidates[i].exchange.get();
   int calls = 0;
-  const std::vector<double> measured = time_exchanges(timed, call, comm, &calls);
+  const std::vector<double> measured = time_exchanges(timed, call, comm, timeout, &calls);
   for (std::size_t i = 0; i < candidates.size(); ++i)
     if (timed[i]) candidates[i].measured = measured[i];
   return calls;
@@ -304,7 +305,7 @@ AutoChoice choose_method(const ExchangeInputs& in, const CallPath& call, const C
     drop_hopeless(candidates, row);
     int chosen = calibrated ? decide_by_model(candidates, row, model, choice) : -1;
     if (chosen < 0) {
-      const int calls = measure(candidates, call, in.comm);
+      const int calls = measure(candidates, call, in.comm, in.messages.timeout);
       chosen = pick_fastest(candidates, calls, choice);
     }
     std::vector<std::vector<double>> predicted;

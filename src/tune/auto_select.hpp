@@ -96,8 +96,10 @@ AutoChoice choose_method(const ExchangeInputs& inputs, const CallPath& call, con
 /// Times `exchanges` on this rank by calls through `call` (double values added, k = 1),
 /// interleaved as above; the median seconds per call of each (the median shrugs off a call
 /// that lost its core to another process), reduced with MPI_MAX over `comm`. A null entry
-/// is not timed (-1). `timed_calls`, if given, receives the timed calls per exchange.
+/// is not timed (-1). `timed_calls`, if given, receives the timed calls per exchange. The
+/// reductions wait at most `timeout` seconds (GSR_TIMEOUT; polled.hpp); `call` bounds its own
+/// waits (setup's passes the handle's timeout to Exchange::finish).
 std::vector<double> time_exchanges(const std::vector<Exchange*>& exchanges, const CallPath& call, MPI_Comm comm,
-                                   int* timed_calls = nullptr);
+                                   double timeout, int* timed_calls = nullptr);
 
 }  // namespace gsr::detail

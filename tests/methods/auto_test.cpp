@@ -320,7 +320,7 @@ TEST(MethodStats, AllreduceStepsAsideAboveItsSlotLimit) {
   using namespace gsr::detail;
   const std::vector<std::int64_t> ids = ring_ids();
   const std::vector<index_t> order = entries_by_id(ids);
-  const Topology topo = discover(ids, order, MPI_COMM_WORLD, 0);
+  const Topology topo = discover(ids, order, MPI_COMM_WORLD, 0, 0);
   const Plan plan = build_plan(ids, order, topo, world_rank(), world_size());
   const ExchangeInputs inputs{plan, topo.holders, MPI_COMM_WORLD, {}};
   // Ring: P blocks of 4 ids, each block held by 2 ranks (P = 2: both blocks by both ranks;

@@ -103,7 +103,15 @@ TEST(Config, BadValuesNameTheVariable) {
   EXPECT_EQ(error_of([&] {
               resolve(none, environment({{"GSR_TIMEOUT", "soon"}}));
             }),
-            "gsr: GSR_TIMEOUT='soon' is not a number of seconds >= 0 (0 turns the limit off)");
+            "gsr: GSR_TIMEOUT='soon' is not a number of seconds >= 0.1 (0 turns the limit off)");
+  // Below the minimum (0.1 s), however small, and however it is written.
+  for (const char* tiny : {"1e-9", "1e-320", "0.05", "-1e-320"})
+    EXPECT_EQ(error_of([&] {
+                resolve(none, environment({{"GSR_TIMEOUT", tiny}}));
+              }),
+              std::string("gsr: GSR_TIMEOUT='") + tiny + "' is not a number of seconds >= 0.1 (0 turns the limit off)");
+  EXPECT_EQ(resolve(none, environment({{"GSR_TIMEOUT", "0.1"}})).messages.timeout, 0.1);
+  EXPECT_EQ(resolve(none, environment({{"GSR_TIMEOUT", "0"}})).messages.timeout, 0.0);
   EXPECT_NE(error_of([&] {
               resolve(none, environment({{"GSR_TIMEOUT", "-1"}}));
             }).find("GSR_TIMEOUT='-1'"),
@@ -120,6 +128,10 @@ TEST(Config, BadValuesNameTheVariable) {
   gsr::MessageOptions negative;
   negative.timeout = -1;
   EXPECT_NE(error_of([&] { resolve(negative, environment({})); }).find("MessageOptions::timeout"), std::string::npos);
+  gsr::MessageOptions tiny;
+  tiny.timeout = 1e-9;
+  EXPECT_EQ(error_of([&] { resolve(tiny, environment({})); }),
+            "gsr: MessageOptions::timeout = 1e-09 is not a number of seconds >= 0.1 (0 turns the limit off)");
   // The first step's own timeout survives a bad value, which that step then reports.
   EXPECT_EQ(gsr::detail::timeout_or_default({}, environment({{"GSR_TIMEOUT", "soon"}})),
             gsr::detail::default_timeout_seconds);
