@@ -8,10 +8,12 @@
 
 #include "mpi/checked.hpp"
 #include "mpi/messages.hpp"
+#include "mpi/watch.hpp"
 
 #include <algorithm>
 #include <cstring>
 #include <map>
+#include <memory>
 #include <utility>
 
 namespace gsr::detail {
@@ -161,24 +163,36 @@ struct CrystalRouterExchange::Scratch final : MethodScratch {
 CrystalRouterExchange::CrystalRouterExchange(const ExchangeInputs& in)
     : comm_(in.comm), chunk_bytes_(in.messages.chunk_bytes), shared_groups_(in.plan.shared_groups) {
   RouteBuilder routes(in);
+  // The setup's messages are polled as a transfer's are (mpi/watch.hpp): a rank that never
+  // sends costs the others GSR_TIMEOUT, not a hang. No rank sends a failure notice here: the
+  // communicator is freed when setup fails, and a notice left on it could reach a later one.
+  Watch watch(comm_, in.messages);
   std::vector<int> partners;
-  for (const RouterStageShape& shape : router_stage_shapes(in.plan.rank, in.plan.ranks)) {
-    Stage stage;
-    stage.send_to = shape.send_to;
-    stage.sources = shape.sources;
-    stage.first_segment = segments_;
-    const std::vector<std::int64_t> descriptors = routes.split(shape, stage);
-    std::vector<MPI_Request> send;
-    post_send(descriptors.data(), descriptors.size() * sizeof(std::int64_t), stage.send_to, setup_tag, comm_, send,
-              chunk_bytes_);
-    for (int source : stage.sources)
-      stage.source_rows.push_back(
-          routes.absorb(receive_whole<std::int64_t>(comm_, source, setup_tag, chunk_bytes_), segments_++));
-    complete_all(send, "crystal router setup send");
+  try {
+    for (const RouterStageShape& shape : router_stage_shapes(in.plan.rank, in.plan.ranks)) {
+      Stage stage;
+      stage.send_to = shape.send_to;
+      stage.sources = shape.sources;
+      stage.first_segment = segments_;
+      auto descriptors = std::make_shared<const std::vector<std::int64_t>>(routes.split(shape, stage));
+      PendingSends send;
+      post_send(descriptors->data(), descriptors->size() * sizeof(std::int64_t), stage.send_to, setup_tag, comm_,
+                send.requests, chunk_bytes_);
+      send.hold(descriptors);
+      for (int source : stage.sources) {
+        ProbedMessage message = watch.probe(source, setup_tag);
+        std::vector<std::int64_t> rows((message.bytes + sizeof(std::int64_t) - 1) / sizeof(std::int64_t));
+        receive(message, rows.data());
+        stage.source_rows.push_back(routes.absorb(rows, segments_++));
+      }
+      watch.complete(send, "crystal router setup send");
 
-    partners.push_back(stage.send_to);
-    partners.insert(partners.end(), stage.sources.begin(), stage.sources.end());
-    stages_.push_back(std::move(stage));
+      partners.push_back(stage.send_to);
+      partners.insert(partners.end(), stage.sources.begin(), stage.sources.end());
+      stages_.push_back(std::move(stage));
+    }
+  } catch (const PeerFailed&) {  // a notice on this communicator: not one of setup's, but never a hang
+    throw Error(ErrorCode::remote, "gsr: crystal router setup: another rank failed while the routes were exchanged");
   }
   if (routes.travelling() > 0)
     throw Error(ErrorCode::internal, "gsr: crystal router: " + std::to_string(routes.travelling()) +

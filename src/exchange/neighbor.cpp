@@ -45,7 +45,8 @@ std::unique_ptr<MethodScratch> NeighborExchange::make_scratch() const { return s
 
 NeighborExchange::NeighborExchange(const ExchangeInputs& in)
     : RoutedExchange(in), silent_(in.plan.global_shared_ids == 0),
-      graph_(neighbor_graph(in.comm, routes_.neighbor_ranks)), blocks_(graph_.get(), in.messages.timeout) {}
+      graph_(neighbor_graph(in.comm, routes_.neighbor_ranks, in.messages.timeout)),
+      blocks_(graph_.get(), in.messages.timeout) {}
 
 std::vector<int> NeighborExchange::awaited(const Workspace& ws) const {
   return ws.done ? std::vector<int>{} : routes_.neighbor_ranks;

@@ -4,12 +4,19 @@
 #include "mpi/checked.hpp"
 
 #include <climits>
+#include <memory>
 #include <type_traits>
 #include <string>
 
 namespace gsr::detail {
 
-OwnedComm neighbor_graph(MPI_Comm comm, const std::vector<int>& neighbors) {
+OwnedComm neighbor_graph(MPI_Comm comm, const std::vector<int>& neighbors, double timeout) {
+  // MPI has no non-blocking form of MPI_Dist_graph_create_adjacent. A polled barrier goes
+  // first: a rank that left the setup before this step (GSR_TIMEOUT) is caught there, and
+  // once it completes every rank has reached this step.
+  auto gate = std::make_shared<MPI_Request>(MPI_REQUEST_NULL);
+  GSR_MPI_CHECK(MPI_Ibarrier(comm, gate.get()));
+  wait_polled(*gate, gate, timeout);
   MPI_Comm graph = MPI_COMM_NULL;
   const int degree = static_cast<int>(neighbors.size());
   // No reordering: the graph communicator keeps the ranks of `comm`, which the plan names.

@@ -14,8 +14,9 @@ namespace gsr::detail {
 
 /// Collective over `comm`: a communicator whose graph has an edge each way between this
 /// rank and each of `neighbors` (ascending, never this rank), in that order, returning
-/// errors like OwnedComm. Every rank must list a neighbour that lists it back.
-OwnedComm neighbor_graph(MPI_Comm comm, const std::vector<int>& neighbors);
+/// errors like OwnedComm. Every rank must list a neighbour that lists it back. A rank that
+/// does not come costs the others `timeout` seconds (GSR_TIMEOUT; 0: no limit), not a hang.
+OwnedComm neighbor_graph(MPI_Comm comm, const std::vector<int>& neighbors, double timeout);
 
 /// Counts and displacements, in bytes, of one neighbourhood all-to-all, one per neighbour
 /// in graph order; kept by the caller so that a call allocates nothing.
