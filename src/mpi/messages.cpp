@@ -207,12 +207,6 @@ std::optional<std::size_t> test_receive(MPI_Request& request, const char* what) 
   return bytes_of(status);
 }
 
-void complete_all(std::vector<MPI_Request>& requests, const char* what) {
-  if (requests.empty()) return;
-  const int rc = MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
-  if (rc != MPI_SUCCESS) throw_mpi_error(rc, what, __FILE__, __LINE__);
-}
-
 bool test_all(std::span<MPI_Request> requests, const char* what, MPI_Status* statuses) {
   if (requests.empty()) return true;
   int done = 0;

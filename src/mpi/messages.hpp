@@ -88,16 +88,6 @@ std::optional<ProbedMessage> try_probe_short(MPI_Comm comm, int source, int tag)
 /// Receives a probed message into `into` (at least message.bytes long).
 void receive(ProbedMessage& message, void* into);
 
-/// Receives the next message from `source` with `tag` whole, as values of T.
-template <class T>
-std::vector<T> receive_whole(MPI_Comm comm, int source, int tag, std::size_t chunk_bytes) {
-  static_assert(std::is_trivially_copyable_v<T>);
-  ProbedMessage message = probe(comm, source, tag, chunk_bytes);
-  std::vector<T> values((message.bytes + sizeof(T) - 1) / sizeof(T));
-  receive(message, values.data());
-  return values;
-}
-
 /// Posts a receive of at most `bytes` (< INT_MAX) bytes from `source` with `tag` into
 /// `into`. Every message that can match it must be at most that long (see the top).
 void post_receive(void* into, std::size_t bytes, int source, int tag, MPI_Comm comm, MPI_Request& request);
@@ -105,10 +95,6 @@ void post_receive(void* into, std::size_t bytes, int source, int tag, MPI_Comm c
 /// Whether the receive `request` has completed (MPI_Test), and then its length in bytes;
 /// throws Error(mpi) naming `what` if MPI reports a failure.
 std::optional<std::size_t> test_receive(MPI_Request& request, const char* what);
-
-/// Completes every request (sends, whose completion cannot truncate); throws Error(mpi)
-/// naming `what` if MPI reports a failure.
-void complete_all(std::vector<MPI_Request>& requests, const char* what);
 
 /// Whether every request has completed (MPI_Testall), without blocking; then their
 /// statuses are in `statuses` (one per request) unless it is MPI_STATUSES_IGNORE. While
