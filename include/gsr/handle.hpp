@@ -263,4 +263,13 @@ bool progress();
 /// sorted by rank, is the (|id| mod count)-th.
 void make_unique(std::span<std::int64_t> ids, MPI_Comm comm);
 
+/// A duplicate of `comm` that keeps its error handler, as the C API's comm_init makes
+/// (collective). Waited for as GSR_TIMEOUT says: a rank that never joins costs the others
+/// Error(timeout), not a hang. The caller frees it (MPI_Comm_free).
+MPI_Comm duplicate_communicator(MPI_Comm comm);
+
+/// The largest of every rank's `value` (collective), waited for as duplicate_communicator;
+/// the agreement with which the C and Fortran shims settle their own argument checks.
+int agree_max(int value, MPI_Comm comm);
+
 }  // namespace gsr

@@ -6,8 +6,6 @@
 
 #include "capi/errors.hpp"
 #include "capi/shim.h"
-#include "config/config.hpp"
-#include "mpi/polled.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -339,7 +337,7 @@ void comm_init(struct comm* c, MPI_Comm mpi_comm) {
     // a rank that skips comm_init costs the others E-SETUP-TIMEOUT, not a hang. The
     // duplicate keeps the caller's error handler.
     try {
-      c->c = gsr::detail::dup_polled(mpi_comm, gsr::detail::timeout_or_default({}));
+      c->c = gsr::duplicate_communicator(mpi_comm);
     } catch (const gsr::Error& e) {
       if (e.code() != gsr::ErrorCode::mpi) throw;
       throw gsr::Error(gsr::ErrorCode::mpi, std::string("gsr: MPI_Comm_dup failed (") + e.what() + ")");
@@ -355,7 +353,7 @@ int gsr_shim_agree_max(MPI_Comm comm, int* value, char* message, size_t message_
   std::string text;
   gsr::ErrorCode code = gsr::ErrorCode::ok;
   try {
-    gsr::detail::allreduce_polled(value, 1, MPI_INT, MPI_MAX, comm, gsr::detail::timeout_or_default({}));
+    *value = gsr::agree_max(*value, comm);
   } catch (const gsr::Error& e) {
     code = e.code();
     text = e.what();

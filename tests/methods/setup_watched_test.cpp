@@ -30,7 +30,7 @@ void expect_timeout_when_rank_one_skips(Method method) {
   MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
   const std::vector<std::int64_t> ids{1, 2, 3, 10 + world_rank()};  // 1..3 shared by both ranks
   const std::vector<gsr::detail::index_t> order = gsr::detail::entries_by_id(ids);
-  const gsr::detail::Topology topo = gsr::detail::discover(ids, order, comm, 0);
+  const gsr::detail::Topology topo = gsr::detail::discover(ids, order, comm, 0, 60.0);
   const gsr::detail::Plan plan = gsr::detail::build_plan(ids, order, topo, world_rank(), world_size());
   gsr::detail::MessageSettings settings;
   settings.timeout = 1.0;
