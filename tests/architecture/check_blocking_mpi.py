@@ -6,7 +6,7 @@ Usage: check_blocking_mpi.py ROOT [ALLOWED]
 Scans the C, C++ and Fortran sources under ROOT/src and ROOT/fortran for MPI calls that
 block until other ranks take part: blocking collectives, communicator constructors,
 blocking point-to-point calls and waits, collective MPI-IO, and HDF5's collective file
-calls. gsr's rule (docs/errors.md, "Watched steps"): such a call either goes through the
+calls. gsr's rule (docs/errors.md, E-SETUP-TIMEOUT): such a call either goes through the
 polled helpers of src/mpi/ (a non-blocking call waited for against GSR_TIMEOUT, which
 hears a failing rank's notice) or is listed in ALLOWED (default: blocking_mpi_allowed.txt
 beside this script) with the reason it may block. The check fails, naming file and line,
