@@ -12,21 +12,11 @@
 namespace gsr::detail {
 
 OwnedComm OwnedComm::duplicate(MPI_Comm user, double timeout, std::exception_ptr& failure) {
-  // Non-blocking and polled (wait_polled): a rank that gave up on the step before this one
-  // (GSR_TIMEOUT) never comes, and the others must not wait for it forever. MPI writes the
-  // new handle when the duplicate completes, so it lives on the heap until then.
-  struct Duplicate {
-    MPI_Comm comm = MPI_COMM_NULL;
-    MPI_Request request = MPI_REQUEST_NULL;
-  };
-  auto dup = std::make_shared<Duplicate>();
-  {
-    const ReturnErrors returned(user);  // an MPI error here is an Error, not the caller's abort
-    GSR_MPI_CHECK(MPI_Comm_idup(user, &dup->comm, &dup->request));
-    wait_polled(dup->request, dup, timeout);
-  }
+  // Polled (dup_polled): a rank that gave up on the step before this one (GSR_TIMEOUT) never
+  // comes, and the others must not wait for it forever.
+  const MPI_Comm made = dup_polled(user, timeout);
   OwnedComm owned;
-  owned.comm_ = dup->comm;
+  owned.comm_ = made;
   // From here on a failure is this rank's alone: every rank has the duplicate.
   try {
     seam::reached(seam::Point::duplicate);
