@@ -7,9 +7,8 @@
 #include "exchange/crystal_router.hpp"
 
 #include "mpi/checked.hpp"
-#include "mpi/keeper.hpp"
 #include "mpi/messages.hpp"
-#include "mpi/polled.hpp"
+#include "mpi/watch.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -164,31 +163,32 @@ struct CrystalRouterExchange::Scratch final : MethodScratch {
 CrystalRouterExchange::CrystalRouterExchange(const ExchangeInputs& in)
     : comm_(in.comm), chunk_bytes_(in.messages.chunk_bytes), shared_groups_(in.plan.shared_groups) {
   RouteBuilder routes(in);
+  Watch watch(comm_, in.messages);
   std::vector<int> partners;
   for (const RouterStageShape& shape : router_stage_shapes(in.plan.rank, in.plan.ranks)) {
     Stage stage;
     stage.send_to = shape.send_to;
     stage.sources = shape.sources;
     stage.first_segment = segments_;
-    // Polled against GSR_TIMEOUT (polled.hpp): a rank that gave up on an earlier step of the
-    // setup never sends or receives; the descriptors live as long as their send may read them.
+    // The route messages are waited for as a transfer's are (mpi/watch.hpp), against
+    // GSR_TIMEOUT: a rank that gave up on an earlier step of the setup never sends or
+    // receives. Sends still pending when a wait gives up go to the keeper with their buffer.
     const auto descriptors = std::make_shared<const std::vector<std::int64_t>>(routes.split(shape, stage));
-    std::vector<MPI_Request> send;
-    post_send(descriptors->data(), descriptors->size() * sizeof(std::int64_t), stage.send_to, setup_tag, comm_, send,
-              chunk_bytes_);
+    PendingSends send;
+    post_send(descriptors->data(), descriptors->size() * sizeof(std::int64_t), stage.send_to, setup_tag, comm_,
+              send.requests, chunk_bytes_);
+    send.hold(descriptors);
     try {
       for (int source : stage.sources) {
-        const std::vector<std::byte> bytes =
-            receive_polled(comm_, source, setup_tag, chunk_bytes_, in.messages.timeout);
-        std::vector<std::int64_t> rows(bytes.size() / sizeof(std::int64_t));
-        if (!bytes.empty()) std::memcpy(rows.data(), bytes.data(), rows.size() * sizeof(std::int64_t));
-        stage.source_rows.push_back(routes.absorb(std::move(rows), segments_++));
+        ProbedMessage message = watch.probe(source, setup_tag);
+        std::vector<std::int64_t> rows((message.bytes + sizeof(std::int64_t) - 1) / sizeof(std::int64_t));
+        receive(message, rows.data());
+        stage.source_rows.push_back(routes.absorb(rows, segments_++));
       }
-    } catch (...) {
-      keep_until_exit(std::make_pair(std::move(send), descriptors));  // the send may still read them
-      throw;
+      watch.complete(send, "crystal router setup send");
+    } catch (const PeerFailed&) {  // no rank sends a notice on a handle's communicator in setup
+      throw Error(ErrorCode::internal, "gsr: crystal router setup: a failure notice on the handle's communicator");
     }
-    complete_polled(send, descriptors, in.messages.timeout, "crystal router setup send");
 
     partners.push_back(stage.send_to);
     partners.insert(partners.end(), stage.sources.begin(), stage.sources.end());

@@ -2,8 +2,6 @@
 #include "mpi/polled.hpp"
 
 #include "mpi/checked.hpp"
-#include "mpi/keeper.hpp"
-#include "mpi/messages.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -229,36 +227,6 @@ int ranks_on_node_polled(MPI_Comm comm, double timeout) {
     same += theirs == mine ? 1 : 0;
   }
   return same;
-}
-
-std::vector<std::byte> receive_polled(MPI_Comm comm, int source, int tag, std::size_t chunk_bytes, double timeout) {
-  const double since = MPI_Wtime();
-  for (;;) {
-    if (std::optional<ProbedMessage> message = try_probe(comm, source, tag, chunk_bytes)) {
-      std::vector<std::byte> bytes(message->bytes);
-      receive(*message, bytes.data());
-      return bytes;
-    }
-    const double waited = MPI_Wtime() - since;
-    if (timeout > 0 && waited > timeout) throw timeout_error(waited, timeout, collective_step);
-  }
-}
-
-void complete_polled(std::vector<MPI_Request>& requests, std::shared_ptr<const void> buffers, double timeout,
-                     const char* what) {
-  const double since = MPI_Wtime();
-  while (!test_all(requests, what)) {
-    const double waited = MPI_Wtime() - since;
-    if (timeout > 0 && waited > timeout) {
-      struct Abandoned {
-        std::vector<MPI_Request> requests;
-        std::shared_ptr<const void> buffers;
-      };
-      keep_until_exit(Abandoned{std::move(requests), std::move(buffers)});
-      requests.clear();
-      throw timeout_error(waited, timeout, collective_step);
-    }
-  }
 }
 
 }  // namespace gsr::detail

@@ -78,13 +78,4 @@ MPI_Comm dup_polled(MPI_Comm comm, double timeout);
 /// gathered with allgather_polled, counted where it equals this rank's.
 int ranks_on_node_polled(MPI_Comm comm, double timeout);
 
-/// The next message from `source` with `tag` on `comm` (any length, chunked as
-/// mpi/messages.hpp says), waited for by polling: Error(timeout) after `timeout` seconds.
-std::vector<std::byte> receive_polled(MPI_Comm comm, int source, int tag, std::size_t chunk_bytes, double timeout);
-
-/// Completes `requests` (sends) by polling; after `timeout` seconds they and `buffers` (what
-/// they read) go to the keeper and Error(timeout) is thrown.
-void complete_polled(std::vector<MPI_Request>& requests, std::shared_ptr<const void> buffers, double timeout,
-                     const char* what);
-
 }  // namespace gsr::detail
