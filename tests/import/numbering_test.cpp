@@ -1,0 +1,381 @@
+// numbering_test.cpp — the GLL numbering of an imported mesh (io/import/numbering.hpp) against
+// an independent expectation: every test builds a box from integer lattice coordinates (its
+// corner vertex ids and the lattice position of every GLL node), so that two nodes must
+// share an id exactly when they sit at one lattice point (modulo the period for a periodic
+// box). Elements are randomly re-oriented (a random symmetry of the square or cube applied to
+// their corner order), shuffled, and the vertex ids shuffled; the ids must be the same at
+// every rank count (compared with the same problem numbered on one rank), compact, and as
+// many as V + (N-1) E + (N-1)^2 F + (N-1)^3 K with V, E, F and K counted here by brute force.
+// Errors: E-IMPORT-DEGENERATE-ELEMENT, E-IMPORT-FACE-THREE-ELEMENTS, E-IMPORT-ORDER.
+#include "io/import/numbering.hpp"
+
+#include <gsr/error.hpp>
+#include <gsr/mesh.hpp>
+
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <map>
+#include <numeric>
+#include <random>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace {
+
+using gsr::io::import::number_nodes;
+using gsr::io::import::Numbering;
+using Point = std::array<std::int64_t, 3>;
+
+int world_rank() {
+  int r = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &r);
+  return r;
+}
+int world_size() {
+  int p = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &p);
+  return p;
+}
+
+/// A whole mesh as every rank builds it: corners (K * 2^dim ids, lexicographic) and, per
+/// element and node (a + (N+1) b + (N+1)^2 c), the node's lattice position.
+struct Problem {
+  int dim = 3, order = 1;
+  std::int64_t elements = 0;
+  std::vector<std::int64_t> corners;
+  std::vector<Point> positions;
+  std::vector<Point> origin;             // per element: its lattice cell
+  std::vector<std::array<int, 3>> perm;  // per element: the symmetry applied
+  std::vector<std::array<int, 3>> flip;
+  std::array<std::int64_t, 3> period{0, 0, 0};  // lattice units (nodes), 0: none
+};
+
+struct BoxSpec {
+  int dim = 3;
+  std::array<int, 3> n{2, 2, 2};
+  int order = 2;
+  bool periodic = false;
+  bool scramble = false;  // re-orient and shuffle the elements, shuffle the vertex ids
+  unsigned seed = 1;
+};
+
+Problem make_box(const BoxSpec& s) {
+  Problem p;
+  p.dim = s.dim;
+  p.order = s.order;
+  const int N = s.order, nc = s.dim == 3 ? 8 : 4;
+  const std::array<int, 3> n{s.n[0], s.n[1], s.dim == 3 ? s.n[2] : 1};
+  std::mt19937_64 rng(s.seed);
+  // Lattice vertices (periodic: indices modulo n) and their ids, shuffled or not.
+  const std::array<int, 3> nv{n[0] + 1, n[1] + 1, s.dim == 3 ? n[2] + 1 : 1};
+  const std::int64_t vertex_count = std::int64_t{nv[0]} * nv[1] * nv[2];
+  std::vector<std::int64_t> vid(static_cast<std::size_t>(vertex_count));
+  std::iota(vid.begin(), vid.end(), 1);
+  if (s.scramble) {
+    std::shuffle(vid.begin(), vid.end(), rng);
+    for (auto& v : vid) v = v * 7919 + 1000003;  // arbitrary, not compact
+  }
+  auto vertex_id = [&](Point cell) {
+    for (int k = 0; k < s.dim; ++k) {
+      if (s.periodic) cell[k] %= n[k];
+    }
+    return vid[static_cast<std::size_t>(cell[0] + nv[0] * (cell[1] + std::int64_t{nv[1]} * cell[2]))];
+  };
+  std::vector<Point> cells;
+  for (int z = 0; z < n[2]; ++z) {
+    for (int y = 0; y < n[1]; ++y) {
+      for (int x = 0; x < n[0]; ++x) cells.push_back({x, y, z});
+    }
+  }
+  if (s.scramble) std::shuffle(cells.begin(), cells.end(), rng);
+  p.elements = static_cast<std::int64_t>(cells.size());
+  const std::int64_t np = N + 1, nodes = s.dim == 3 ? np * np * np : np * np;
+  for (int k = 0; k < s.dim; ++k) p.period[k] = s.periodic ? std::int64_t{n[k]} * N : 0;
+  for (const Point& cell : cells) {
+    std::array<int, 3> perm{0, 1, 2}, flip{0, 0, 0};
+    if (s.scramble) {
+      std::shuffle(perm.begin(), perm.begin() + s.dim, rng);
+      for (int k = 0; k < s.dim; ++k) flip[k] = static_cast<int>(rng() & 1);
+    }
+    // The element's reference position r maps to the lattice point cell * N + T(r), with
+    // T(r)_k = r_perm[k] or N - r_perm[k]: a symmetry of the cube.
+    auto place = [&](const Point& r) {
+      Point x{0, 0, 0};
+      for (int k = 0; k < s.dim; ++k) {
+        const std::int64_t t = flip[k] ? N - r[perm[k]] : r[perm[k]];
+        x[k] = cell[k] * N + t;
+      }
+      return x;
+    };
+    for (int c = 0; c < nc; ++c) {
+      Point r{(c & 1) * N, ((c >> 1) & 1) * N, ((c >> 2) & 1) * N};
+      const Point x = place(r);
+      Point v{0, 0, 0};
+      for (int k = 0; k < s.dim; ++k) v[k] = x[k] / N;
+      p.corners.push_back(vertex_id(v));
+    }
+    for (std::int64_t i = 0; i < nodes; ++i) {
+      Point x = place({i % np, (i / np) % np, i / (np * np)});
+      for (int k = 0; k < s.dim; ++k) {
+        if (p.period[k]) x[k] %= p.period[k];
+      }
+      p.positions.push_back(x);
+    }
+    p.origin.push_back(cell);
+    p.perm.push_back(perm);
+    p.flip.push_back(flip);
+  }
+  return p;
+}
+
+/// This rank's block of `p`, numbered on `comm`.
+Numbering number_block(const Problem& p, MPI_Comm comm) {
+  int rank = 0, ranks = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &ranks);
+  const auto range = gsr::block_range(p.elements, rank, ranks);
+  const std::size_t nc = p.dim == 3 ? 8 : 4;
+  std::span<const std::int64_t> mine(p.corners.data() + range[0] * nc,
+                                     static_cast<std::size_t>(range[1] - range[0]) * nc);
+  return number_nodes(mine, p.dim, p.order, range[0], p.elements, "box.test", comm);
+}
+
+/// Every rank's ids, in element order (MPI_COMM_WORLD).
+std::vector<std::int64_t> gather(const std::vector<std::int64_t>& mine) {
+  const int ranks = world_size();
+  int count = static_cast<int>(mine.size());
+  std::vector<int> counts(static_cast<std::size_t>(ranks)), offsets(static_cast<std::size_t>(ranks), 0);
+  MPI_Allgather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, MPI_COMM_WORLD);
+  for (int r = 1; r < ranks; ++r) offsets[r] = offsets[r - 1] + counts[r - 1];
+  std::vector<std::int64_t> all(static_cast<std::size_t>(offsets.back() + counts.back()));
+  MPI_Allgatherv(mine.data(), count, MPI_INT64_T, all.data(), counts.data(), offsets.data(), MPI_INT64_T,
+                 MPI_COMM_WORLD);
+  return all;
+}
+
+/// Distinct vertices, edges, faces of the corners, counted by brute force: an edge is a pair
+/// of corners whose positions differ in one coordinate, a face the four corners with one
+/// coordinate fixed.
+std::array<std::int64_t, 3> count_entities(const Problem& p) {
+  const int nc = p.dim == 3 ? 8 : 4;
+  std::set<std::int64_t> v;
+  std::set<std::vector<std::int64_t>> e, f;
+  for (std::int64_t k = 0; k < p.elements; ++k) {
+    const std::int64_t* c = p.corners.data() + k * nc;
+    for (int a = 0; a < nc; ++a) {
+      v.insert(c[a]);
+      for (int b = a + 1; b < nc; ++b) {
+        if (std::popcount(static_cast<unsigned>(a ^ b)) == 1) {
+          e.insert({std::min(c[a], c[b]), std::max(c[a], c[b])});
+        }
+      }
+    }
+    if (p.dim == 3) {
+      for (int axis = 0; axis < 3; ++axis) {
+        for (int side = 0; side < 2; ++side) {
+          std::vector<std::int64_t> q;
+          for (int a = 0; a < 8; ++a) {
+            if (((a >> axis) & 1) == side) q.push_back(c[a]);
+          }
+          std::sort(q.begin(), q.end());
+          f.insert(q);
+        }
+      }
+    }
+  }
+  return {static_cast<std::int64_t>(v.size()), static_cast<std::int64_t>(e.size()),
+          static_cast<std::int64_t>(f.size())};
+}
+
+/// Checks `ids` (the whole mesh's, element order) against the positions: two nodes share an
+/// id exactly when they share a position; ids are 1..total, all used.
+void expect_grouping_by_position(const Problem& p, const std::vector<std::int64_t>& ids, std::int64_t total) {
+  ASSERT_EQ(ids.size(), p.positions.size());
+  std::map<Point, std::int64_t> id_at;
+  std::map<std::int64_t, Point> at_id;
+  int bad = 0;
+  for (std::size_t i = 0; i < ids.size() && bad < 5; ++i) {
+    auto [it, fresh] = id_at.emplace(p.positions[i], ids[i]);
+    auto [jt, fresh_id] = at_id.emplace(ids[i], p.positions[i]);
+    if (it->second != ids[i] || jt->second != p.positions[i]) {
+      ++bad;
+      ADD_FAILURE() << "node " << i << " (element " << i / (ids.size() / p.elements) << ") id " << ids[i] << " at ("
+                    << p.positions[i][0] << "," << p.positions[i][1] << "," << p.positions[i][2]
+                    << "): the point has id " << it->second << ", the id is at (" << jt->second[0] << ","
+                    << jt->second[1] << "," << jt->second[2] << ")";
+    }
+  }
+  EXPECT_EQ(static_cast<std::int64_t>(at_id.size()), total);
+  EXPECT_EQ(at_id.begin()->first, 1);
+  EXPECT_EQ(at_id.rbegin()->first, total);
+}
+
+/// Numbers `p` at the world's rank count and on one rank; checks the groupings, the counts
+/// and that both give the same ids. Returns this rank's numbering at the world's rank count.
+Numbering check_problem(const Problem& p) {
+  const Numbering here = number_block(p, MPI_COMM_WORLD);
+  const std::vector<std::int64_t> all = gather(here.ids);
+  expect_grouping_by_position(p, all, here.total);
+
+  MPI_Comm self = MPI_COMM_NULL;
+  MPI_Comm_split(MPI_COMM_WORLD, world_rank(), 0, &self);
+  const Numbering alone = number_block(p, self);
+  MPI_Comm_free(&self);
+  EXPECT_TRUE(alone.ids == all) << "ids differ between " << world_size() << " ranks and one";
+  EXPECT_EQ(alone.total, here.total);
+
+  const auto [V, E, F] = count_entities(p);
+  EXPECT_EQ(here.vertices, V);
+  EXPECT_EQ(here.edges, E);
+  EXPECT_EQ(here.faces, p.dim == 3 ? F : 0);
+  EXPECT_EQ(here.elements, p.elements);
+  const std::int64_t n1 = p.order - 1;
+  const std::int64_t expected =
+      p.dim == 3 ? V + n1 * E + n1 * n1 * F + n1 * n1 * n1 * p.elements : V + n1 * E + n1 * n1 * p.elements;
+  EXPECT_EQ(here.total, expected);
+  return here;
+}
+
+/// The neighbours of this rank's elements: across each face, the element whose cell is next
+/// along that axis (modulo the box when periodic), by its face on the other side; -1 at the
+/// box's boundary. Only for boxes whose elements are not re-oriented (element order free).
+void expect_box_neighbors(const Problem& p, const BoxSpec& s, const Numbering& got) {
+  const auto range = gsr::block_range(p.elements, world_rank(), world_size());
+  const int nf = 2 * p.dim;
+  std::map<Point, std::int64_t> element_at;
+  for (std::int64_t k = 0; k < p.elements; ++k) element_at[p.origin[k]] = k;
+  ASSERT_EQ(got.neighbor_element.size(), static_cast<std::size_t>((range[1] - range[0]) * nf));
+  for (std::int64_t k = range[0]; k < range[1]; ++k) {
+    for (int f = 0; f < nf; ++f) {
+      Point cell = p.origin[k];
+      const int axis = f / 2;
+      cell[axis] += f % 2 ? 1 : -1;
+      std::int64_t want = -1;
+      if (s.periodic) cell[axis] = (cell[axis] + s.n[axis]) % s.n[axis];
+      if (cell[axis] >= 0 && cell[axis] < s.n[axis]) want = element_at.at(cell);
+      const auto at = static_cast<std::size_t>((k - range[0]) * nf + f);
+      EXPECT_EQ(got.neighbor_element[at], want) << "element " << k << " face " << f;
+      EXPECT_EQ(got.neighbor_face[at], want < 0 ? -1 : (f ^ 1)) << "element " << k << " face " << f;
+    }
+  }
+}
+
+TEST(ImportNumbering, StructuredBox3D) {
+  for (int order : {1, 2, 5}) {
+    SCOPED_TRACE("N = " + std::to_string(order));
+    BoxSpec s{3, {4, 3, 3}, order, false, false, 1};
+    const Problem p = make_box(s);
+    const Numbering got = check_problem(p);
+    expect_box_neighbors(p, s, got);
+  }
+}
+
+TEST(ImportNumbering, StructuredBox2D) {
+  for (int order : {1, 2, 5}) {
+    SCOPED_TRACE("N = " + std::to_string(order));
+    BoxSpec s{2, {5, 4, 1}, order, false, false, 2};
+    const Problem p = make_box(s);
+    const Numbering got = check_problem(p);
+    expect_box_neighbors(p, s, got);
+  }
+}
+
+TEST(ImportNumbering, ReorientedShuffledBox3D) {
+  for (int order : {1, 2, 5}) {
+    for (unsigned seed : {11u, 12u}) {
+      SCOPED_TRACE("N = " + std::to_string(order) + ", seed " + std::to_string(seed));
+      check_problem(make_box({3, {3, 3, 4}, order, false, true, seed}));
+    }
+  }
+}
+
+TEST(ImportNumbering, ReorientedShuffledBox2D) {
+  for (int order : {1, 2, 5}) {
+    for (unsigned seed : {21u, 22u}) {
+      SCOPED_TRACE("N = " + std::to_string(order) + ", seed " + std::to_string(seed));
+      check_problem(make_box({2, {4, 5, 1}, order, false, true, seed}));
+    }
+  }
+}
+
+TEST(ImportNumbering, PeriodicBoxGroupsImages) {
+  for (int order : {3}) {
+    SCOPED_TRACE("N = " + std::to_string(order));
+    BoxSpec s3{3, {3, 4, 3}, order, true, false, 3};
+    const Problem p3 = make_box(s3);
+    expect_box_neighbors(p3, s3, check_problem(p3));
+    check_problem(make_box({3, {3, 3, 3}, order, true, true, 31}));
+    BoxSpec s2{2, {3, 4, 1}, order, true, false, 4};
+    const Problem p2 = make_box(s2);
+    expect_box_neighbors(p2, s2, check_problem(p2));
+    check_problem(make_box({2, {4, 3, 1}, order, true, true, 41}));
+  }
+}
+
+TEST(ImportNumbering, HighOrderAndMoreRanksThanElements) {
+  check_problem(make_box({2, {2, 1, 1}, 64, false, true, 5}));
+  check_problem(make_box({3, {1, 1, 1}, 12, false, true, 6}));
+}
+
+/// Expects `call` to throw gsr::Error of `code` on this rank with a message containing every
+/// one of `words`.
+template <class Call>
+void expect_error(Call&& call, gsr::ErrorCode code, std::initializer_list<std::string> words) {
+  try {
+    call();
+    ADD_FAILURE() << "no error";
+  } catch (const gsr::Error& e) {
+    EXPECT_EQ(e.code(), code) << e.what();
+    for (const std::string& w : words) EXPECT_NE(std::string(e.what()).find(w), std::string::npos) << e.what();
+  }
+}
+
+// E-IMPORT-DEGENERATE-ELEMENT: a corner vertex id repeated within an element, on every rank.
+TEST(ImportNumbering, DegenerateElementIsAnErrorOnEveryRank) {
+  for (int dim : {2, 3}) {
+    Problem p = make_box({dim, {3, 2, 2}, 2, false, false, 7});
+    const int nc = dim == 3 ? 8 : 4;
+    p.corners[static_cast<std::size_t>(5 * nc + nc - 1)] = p.corners[static_cast<std::size_t>(5 * nc)];
+    expect_error([&] { number_block(p, MPI_COMM_WORLD); }, gsr::ErrorCode::io,
+                 {"gsr: file 'box.test': element 6: vertex " + std::to_string(p.corners[5 * nc]), "degenerate"});
+  }
+}
+
+// E-IMPORT-FACE-THREE-ELEMENTS: three hexahedra (quadrilaterals) on one face (edge).
+TEST(ImportNumbering, FaceOfThreeElementsIsAnErrorOnEveryRank) {
+  Problem p;
+  p.dim = 3;
+  p.order = 2;
+  p.elements = 4;
+  // Element 0 is alone; elements 1, 2 and 3 share the face 1 2 3 4 (their r- face).
+  p.corners = {101, 102, 103, 104, 105, 106, 107, 108,  //
+               1,   11,  2,   12,  3,   13,  4,   14,   //
+               21,  1,   22,  2,   23,  3,   24,  4,    //
+               1,   31,  2,   32,  3,   33,  4,   34};
+  expect_error([&] { number_block(p, MPI_COMM_WORLD); }, gsr::ErrorCode::io,
+               {"gsr: file 'box.test': element 2: ", "vertices 1 2 3 4", "elements 2, 3 and 4", "at most two"});
+  Problem q;
+  q.dim = 2;
+  q.order = 3;
+  q.elements = 3;
+  q.corners = {1, 2, 11, 12, 2, 1, 21, 22, 31, 32, 1, 2};  // the edge 1 2, three times
+  expect_error([&] { number_block(q, MPI_COMM_WORLD); }, gsr::ErrorCode::io,
+               {"gsr: file 'box.test': element 1: ", "vertices 1 2", "elements 1, 2 and 3"});
+}
+
+// E-IMPORT-ORDER: N outside 1..64.
+TEST(ImportNumbering, OrderOutsideRangeIsRefused) {
+  for (int order : {0, 65, -1}) {
+    Problem p = make_box({3, {2, 1, 1}, 1, false, false, 8});
+    p.order = order;
+    expect_error([&] { number_block(p, MPI_COMM_WORLD); }, gsr::ErrorCode::invalid_argument,
+                 {"order " + std::to_string(order), "outside 1..64"});
+  }
+}
+
+}  // namespace
