@@ -6,8 +6,11 @@
 // their corner order), shuffled, and the vertex ids shuffled; the ids must be the same at
 // every rank count (compared with the same problem numbered on one rank), compact, and as
 // many as V + (N-1) E + (N-1)^2 F + (N-1)^3 K with V, E, F and K counted here by brute force.
+// The boxes gsr-mesh generates (tools/box.hpp, its own numbering, periodic faces joined) group
+// their nodes as this numbering of their corner ids does.
 // Errors: E-IMPORT-DEGENERATE-ELEMENT, E-IMPORT-FACE-THREE-ELEMENTS, E-IMPORT-ORDER.
 #include "io/import/numbering.hpp"
+#include "tools/box.hpp"
 
 #include <gsr/error.hpp>
 #include <gsr/mesh.hpp>
@@ -320,6 +323,62 @@ TEST(ImportNumbering, PeriodicBoxGroupsImages) {
 TEST(ImportNumbering, HighOrderAndMoreRanksThanElements) {
   check_problem(make_box({2, {2, 1, 1}, 64, false, true, 5}));
   check_problem(make_box({3, {1, 1, 1}, 12, false, true, 6}));
+}
+
+/// gsr-mesh box's own numbering (tools/box.hpp): its corner nodes' ids as vertex ids (periodic
+/// images share them), numbered here, must group the nodes as the box's ids do.
+void expect_same_grouping_as_box(const gsr::tools::BoxSpec& spec) {
+  const gsr::tools::Box box(spec);
+  const int dim = spec.dim, N = spec.order, nc = dim == 3 ? 8 : 4;
+  const std::int64_t K = spec.element_count(), np = N + 1;
+  const auto nodes = static_cast<std::size_t>(spec.nodes_per_element());
+  std::vector<std::int64_t> box_ids(static_cast<std::size_t>(K) * nodes);
+  for (std::int64_t e = 0; e < K; ++e) {
+    box.element_ids(e, std::span<std::int64_t>(box_ids.data() + e * nodes, nodes));
+  }
+  const auto range = gsr::block_range(K, world_rank(), world_size());
+  std::vector<std::int64_t> corners;
+  for (std::int64_t e = range[0]; e < range[1]; ++e) {
+    for (int c = 0; c < nc; ++c) {
+      const std::int64_t at = (c & 1) * N + ((c >> 1) & 1) * N * np + ((c >> 2) & 1) * N * np * np;
+      corners.push_back(box_ids[static_cast<std::size_t>(e) * nodes + static_cast<std::size_t>(at)]);
+    }
+  }
+  const Numbering got = number_nodes(corners, dim, N, range[0], K, "box.h5", MPI_COMM_WORLD);
+  const std::vector<std::int64_t> all = gather(got.ids);
+  ASSERT_EQ(all.size(), box_ids.size());
+  std::map<std::int64_t, std::int64_t> ours_of_box, box_of_ours;
+  int bad = 0;
+  for (std::size_t i = 0; i < all.size() && bad < 5; ++i) {
+    const auto a = ours_of_box.emplace(box_ids[i], all[i]).first->second;
+    const auto b = box_of_ours.emplace(all[i], box_ids[i]).first->second;
+    if (a != all[i] || b != box_ids[i]) {
+      ++bad;
+      ADD_FAILURE() << "node " << i << ": box id " << box_ids[i] << ", ours " << all[i] << " (box id " << box_ids[i]
+                    << " elsewhere ours " << a << ", ours " << all[i] << " elsewhere box id " << b << ")";
+    }
+  }
+  EXPECT_EQ(static_cast<std::int64_t>(ours_of_box.size()), spec.node_count());
+  EXPECT_EQ(got.total, spec.node_count());
+}
+
+TEST(ImportNumbering, SameGroupingAsGsrMeshBox) {
+  gsr::tools::BoxSpec s3;
+  s3.dim = 3;
+  s3.elements = {3, 4, 3};
+  s3.order = 3;
+  for (const std::array<bool, 3> periodic : {std::array<bool, 3>{false, false, false}, {true, false, true}}) {
+    s3.periodic = periodic;
+    expect_same_grouping_as_box(s3);
+  }
+  gsr::tools::BoxSpec s2;
+  s2.dim = 2;
+  s2.elements = {4, 3, 1};
+  s2.order = 4;
+  for (const std::array<bool, 3> periodic : {std::array<bool, 3>{false, false, false}, {false, true, false}}) {
+    s2.periodic = periodic;
+    expect_same_grouping_as_box(s2);
+  }
 }
 
 /// Expects `call` to throw gsr::Error of `code` on this rank with a message containing every
