@@ -9,7 +9,8 @@
 // and each face's neighbour the element whose face has the same corner positions.
 // The boxes gsr-mesh generates (tools/box.hpp, its own numbering, periodic faces joined) group
 // their nodes as this numbering of their corner ids does.
-// Errors: E-IMPORT-DEGENERATE-ELEMENT, E-IMPORT-FACE-THREE-ELEMENTS, E-IMPORT-ORDER.
+// Errors: E-IMPORT-DEGENERATE-ELEMENT, E-IMPORT-FACE-THREE-ELEMENTS, E-IMPORT-FACE-MISMATCH,
+// E-IMPORT-ORDER.
 #include "io/import/numbering.hpp"
 #include "tools/box.hpp"
 
@@ -460,6 +461,26 @@ TEST(ImportNumbering, FaceOfThreeElementsIsAnErrorOnEveryRank) {
   q.corners = {1, 2, 11, 12, 2, 1, 21, 22, 31, 32, 1, 2};  // the edge 1 2, three times
   expect_error([&] { number_block(q, MPI_COMM_WORLD); }, gsr::ErrorCode::io,
                {"gsr: file 'box.test': element 1: ", "vertices 1 2", "elements 1, 2 and 3"});
+}
+
+// E-IMPORT-FACE-MISMATCH: two hexahedra with the same four vertices on a face, but not as the
+// same quadrilateral (a twisted face), on one rank or on two.
+TEST(ImportNumbering, TwistedFaceIsAnErrorOnEveryRank) {
+  Problem p;
+  p.dim = 3;
+  p.order = 3;
+  p.elements = 2;
+  // Element 1's r+ face has (0,0) 2, (1,0) 4, (0,1) 6, (1,1) 8 (2 across from 8); element 2's r-
+  // face has 2, 4, 8, 6 (2 across from 6).
+  p.corners = {1, 2,  3, 4,  5, 6,  7, 8,  //
+               2, 11, 4, 12, 8, 13, 6, 14};
+  expect_error([&] { number_block(p, MPI_COMM_WORLD); }, gsr::ErrorCode::io,
+               {"gsr: file 'box.test': element 1: the face with vertices 2 4 6 8 is a face of elements 1 and 2",
+                "in another order", "across from 8 in element 1, from 6 in element 2", "do not match"});
+  // Element 2's r- face as 4, 8, 2, 6: the same quadrilateral turned (2 across from 8), fine.
+  p.corners = {1, 2,  3, 4,  5, 6,  7, 8,  //
+               4, 11, 8, 12, 2, 13, 6, 14};
+  expect_neighbors_by_position(make_box({3, {2, 1, 1}, 1, false, false, 9}), number_block(p, MPI_COMM_WORLD));
 }
 
 // E-IMPORT-ORDER: N outside 1..64.

@@ -58,6 +58,7 @@ struct KeyRecord {
   std::int64_t first = -1;             // the sender's smallest occurrence
   std::int64_t second = -1;            // its second (of a face; -1: none)
   std::int64_t index = 0;              // the key's position in the sender's list
+  std::int64_t opposite = 0;           // a face's: the corner diagonally across from its smallest
   std::int32_t count = 0;              // occurrences on the sender
   std::int32_t type = vertex;
 };
@@ -96,6 +97,7 @@ template <int K>
 struct Occurrence {
   std::array<std::int64_t, K> key;
   std::int64_t occ;
+  std::int64_t opposite = 0;  // a face's: the corner diagonally across from its smallest
   bool operator<(const Occurrence& o) const { return key != o.key ? key < o.key : occ < o.occ; }
 };
 
@@ -121,6 +123,22 @@ std::string face_name(const std::int64_t (&key)[4], int dim) {
                                            : " (in 2-D an edge belongs to at most two elements)"));
 }
 
+/// Two elements hold a face by the same four vertices but not as the same quadrilateral: the
+/// vertex diagonally across from the smallest differs (the faces' nodes have no common frame).
+[[noreturn]] void throw_twisted_face(const std::string& source, const std::int64_t (&key)[4], std::int64_t a,
+                                     std::int64_t opposite_a, std::int64_t b, std::int64_t opposite_b) {
+  if (b < a) {
+    std::swap(a, b);
+    std::swap(opposite_a, opposite_b);
+  }
+  throw Error(ErrorCode::io, file_prefix(source) + "element " + std::to_string(a + 1) + ": " + face_name(key, 3) +
+                                 " is a face of elements " + std::to_string(a + 1) + " and " + std::to_string(b + 1) +
+                                 " with its corners in another order (vertex " + std::to_string(key[0]) +
+                                 " is across from " + std::to_string(opposite_a) + " in element " +
+                                 std::to_string(a + 1) + ", from " + std::to_string(opposite_b) + " in element " +
+                                 std::to_string(b + 1) + "): the elements do not match there");
+}
+
 /// The distinct keys of `occ` (sorted here), appended to `keys` as records of `type`; slot_key
 /// gets, per local element and slot, the key's position in `keys`.
 template <int K>
@@ -138,9 +156,14 @@ void collect(std::vector<Occurrence<K>>& occ, Type type, int slots, std::int64_t
     r.index = static_cast<std::int64_t>(keys.size());
     r.count = static_cast<std::int32_t>(std::min<std::size_t>(j - i, 1 << 30));
     r.type = type;
+    r.opposite = occ[i].opposite;
     if (shared_by_two && j - i > 2) {
       throw_shared_face(source, dim, r.key,
                         {element_of(occ[i].occ), element_of(occ[i + 1].occ), element_of(occ[i + 2].occ)});
+    }
+    if (j - i == 2 && occ[i].opposite != occ[i + 1].opposite) {
+      throw_twisted_face(source, r.key, element_of(occ[i].occ), occ[i].opposite, element_of(occ[i + 1].occ),
+                         occ[i + 1].opposite);
     }
     for (std::size_t m = i; m < j; ++m) {
       slot_key[static_cast<std::size_t>((element_of(occ[m].occ) - first) * slots + slot_of(occ[m].occ))] = r.index;
@@ -258,8 +281,11 @@ Numbering number_nodes(std::span<const std::int64_t> corners, int dim, int order
               for (int q = 0; q < 4; ++q) {
                 k[q] = corners[e * nc + ((side << axis) | ((q & 1) << u) | (((q >> 1) & 1) << v))];
               }
+              // k holds the corners (0,0), (1,0), (0,1), (1,1) of the face: q and q ^ 3 are opposite.
+              const int smallest = static_cast<int>(std::min_element(k.begin(), k.end()) - k.begin());
+              const std::int64_t opposite = k[static_cast<std::size_t>(smallest ^ 3)];
               std::sort(k.begin(), k.end());
-              occ[e * nf + f] = {k, occurrence(first + static_cast<std::int64_t>(e), f)};
+              occ[e * nf + f] = {k, occurrence(first + static_cast<std::int64_t>(e), f), opposite};
             }
           }
           collect(occ, face, nf, first, keys, face_key, true, source, dim);
@@ -325,6 +351,10 @@ Numbering number_nodes(std::span<const std::int64_t> corners, int dim, int order
             }
             if (head.type == face_type && j - i == 2) {  // one occurrence on each of two ranks
               const std::uint32_t a = by_key[i], b = by_key[i + 1];
+              if (dim == 3 && rec[a].opposite != rec[b].opposite) {
+                throw_twisted_face(source, head.key, element_of(rec[a].first), rec[a].opposite,
+                                   element_of(rec[b].first), rec[b].opposite);
+              }
               answers.push_back({rec[a].index, rec[b].first, Answer::neighbor, 0});
               answer_to.push_back(got.sources[a]);
               answers.push_back({rec[b].index, rec[a].first, Answer::neighbor, 0});
