@@ -483,14 +483,25 @@ TEST(ImportNumbering, TwistedFaceIsAnErrorOnEveryRank) {
   expect_neighbors_by_position(make_box({3, {2, 1, 1}, 1, false, false, 9}), number_block(p, MPI_COMM_WORLD));
 }
 
-// E-IMPORT-ORDER: N outside 1..64.
-TEST(ImportNumbering, OrderOutsideRangeIsRefused) {
+// E-IMPORT-ORDER: N outside 1..64. Other bad arguments (the caller's mistakes, not the
+// file's) are refused too, on every rank.
+TEST(ImportNumbering, BadArgumentsAreRefused) {
   for (int order : {0, 65, -1}) {
     Problem p = make_box({3, {2, 1, 1}, 1, false, false, 8});
     p.order = order;
     expect_error([&] { number_block(p, MPI_COMM_WORLD); }, gsr::ErrorCode::invalid_argument,
                  {"order " + std::to_string(order), "outside 1..64"});
   }
+  Problem p = make_box({3, {2, 2, 1}, 1, false, false, 8});
+  p.dim = 4;
+  expect_error([&] { number_block(p, MPI_COMM_WORLD); }, gsr::ErrorCode::invalid_argument, {"dimension 4"});
+  const std::vector<std::int64_t> corners(world_rank() == 0 ? 7 : 0, 1);  // rank 0: not whole elements
+  expect_error([&] { number_nodes(corners, 3, 2, world_rank() == 0 ? 0 : 1, 1, "box.test", MPI_COMM_WORLD); },
+               gsr::ErrorCode::invalid_argument, {"7 corner ids are not a whole number of elements"});
+  const std::vector<std::int64_t> one(8, 1);  // every rank claims element 0 of 1
+  expect_error(
+      [&] { number_nodes(std::span(one).first(world_rank() == 0 ? 0 : 8), 3, 2, 0, 1, "box.test", MPI_COMM_WORLD); },
+      gsr::ErrorCode::invalid_argument, {"not its block"});
 }
 
 }  // namespace
