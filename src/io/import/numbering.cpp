@@ -15,11 +15,17 @@
 // vertex id; nodes inside a face in a frame its vertex ids fix (origin at the corner with the
 // smallest id, first axis toward the smaller of that corner's two neighbours), so that every
 // element holding the edge or face gives its nodes the same ids whatever its orientation.
+// Checked on the way (each an Error(io) on every rank, docs/errors.md "Numbering"): a corner
+// vertex repeated within an element (while listing the keys), a face of three elements and
+// a face two elements hold as different quadrilaterals (the vertex across from the smallest
+// differs; where both holders are on one rank while listing, else at the owner).
 //
 // Messages: one transfer of the distinct keys to their owners, one of the owners' answers,
-// one of the introduced entities' ids; collectives: three agreements, an exscan and an
-// allreduce. Memory: O(local elements) per rank (the keys a rank owns are, for a hash, about
-// as many as it sends).
+// one of the introduced entities' ids; collectives: two agreements (the arguments and the
+// local checks; the owners' checks), an exscan and an allreduce, besides the transfers'.
+// Memory: O(local elements) per rank (the keys a rank owns are, for a hash, about as many as
+// it sends); on a 47 x 47 x 45 box at N = 7 on 2 ranks, about 80 MB per rank besides the
+// 204 MB of ids, and a tenth of the time of a gs setup on the ids.
 #include "io/import/numbering.hpp"
 
 #include "config/config.hpp"
