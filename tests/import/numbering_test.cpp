@@ -9,7 +9,7 @@
 // and each face's neighbour the element whose face has the same corner positions.
 // The boxes gsr-mesh generates (tools/box.hpp, its own numbering, periodic faces joined) group
 // their nodes as this numbering of their corner ids does.
-// Errors: E-IMPORT-DEGENERATE-ELEMENT, E-IMPORT-FACE-THREE-ELEMENTS, E-IMPORT-FACE-MISMATCH,
+// Errors: E-IMPORT-REPEATED-VERTEX, E-IMPORT-FACE-THREE-ELEMENTS, E-IMPORT-FACE-MISMATCH,
 // E-IMPORT-ORDER.
 #include "io/import/numbering.hpp"
 #include "tools/box.hpp"
@@ -430,7 +430,7 @@ void expect_error(Call&& call, gsr::ErrorCode code, std::initializer_list<std::s
   }
 }
 
-// E-IMPORT-DEGENERATE-ELEMENT: a corner vertex id repeated within an element, on every rank.
+// E-IMPORT-REPEATED-VERTEX: a corner vertex id repeated within an element, on every rank.
 TEST(ImportNumbering, DegenerateElementIsAnErrorOnEveryRank) {
   for (int dim : {2, 3}) {
     Problem p = make_box({dim, {3, 2, 2}, 2, false, false, 7});
