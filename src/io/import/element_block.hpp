@@ -54,6 +54,8 @@ struct Curve {
 /// One rank's block of the input mesh.
 struct ElementBlock {
   std::string source;               // the input file, for messages
+  std::string format;               // what the reader found, e.g. "Nek5000 .re2 #v003, little-endian"
+  std::string vertex_source;        // where `vertices` came from ("ethier.ma2", "node tags"), "" if none
   int dim = 0;                      // 2 or 3
   std::int64_t elements = 0;        // in the whole input (Nek5000's nelgt)
   std::int64_t fluid_elements = 0;  // .re2: nelgv (elements [0, nelgv) are fluid); = elements otherwise
