@@ -59,8 +59,9 @@ struct Mesh {
   std::vector<std::int64_t> ids;       // [elements.size() * nodes_per_element()]
   std::vector<double> coordinates;     // [ids.size() * dim], or empty
   /// [elements.size() * boundary_fields * 2 dim], or empty: for element k, field f and face
-  /// s (r-, r+, s-, s+, t-, t+) at (k * F + f) * 2 dim + s, the face's boundary tag (>= 0) or
-  /// -1 where the face has no boundary condition (shared with another element, or periodic).
+  /// s (r-, r+, s-, s+, t-, t+) at (k * F + f) * 2 dim + s, the face's boundary tag (>= 0),
+  /// -1 where the face has no boundary condition (shared with another element, or open), or
+  /// -2 where it is shared with a periodic image (its nodes' copies lie a period apart).
   std::vector<std::int64_t> boundary;
   /// Same layout: Nek5000's boundary condition letters ("W", "v", ...; "" where none), when
   /// the file has them.
