@@ -31,13 +31,13 @@ inline constexpr int edges_per_element(int dim) { return dim == 3 ? 12 : 4; }
 /// One boundary-condition record: a .re2 BC record (any field) or a Gmsh boundary element
 /// (a face of a volume element carrying a physical tag).
 struct FaceRecord {
-  std::int64_t element = 0;       // 0-based, global
-  int face = 0;                   // 0 .. 2*dim-1, our numbering
-  int field = 0;                  // 0-based BC section of a .re2 (0: velocity); 0 for Gmsh
-  std::array<char, 4> kind{};     // Nek5000's cbc without trailing blanks ("P", "E", "W", "v",
-                                  // "MSH", "EXO", ...), NUL-padded; "" for Gmsh
-  std::int64_t tag = 0;           // boundary id: Gmsh's physical tag; a .re2's bc(5) (the id
-                                  // gmsh2nek and exo2nek store there), 0 when it has none
+  std::int64_t element = 0;         // 0-based, global
+  int face = 0;                     // 0 .. 2*dim-1, our numbering
+  int field = 0;                    // 0-based BC section of a .re2 (0: velocity); 0 for Gmsh
+  std::array<char, 4> kind{};       // Nek5000's cbc without trailing blanks ("P", "E", "W", "v",
+                                    // "MSH", "EXO", ...), NUL-padded; "" for Gmsh
+  std::int64_t tag = 0;             // boundary id: Gmsh's physical tag; a .re2's bc(5) (the id
+                                    // gmsh2nek and exo2nek store there), 0 when it has none
   std::int64_t other_element = -1;  // "P" (and "E" when given): connected element, 0-based
   int other_face = -1;              // ... and its face, our numbering
   std::array<double, 5> params{};   // bc(1..5) as read (for P: as decoded, not raw bits)
@@ -45,9 +45,9 @@ struct FaceRecord {
 
 /// A curved side of a .re2 element (its curve section).
 struct Curve {
-  std::int64_t element = 0;     // 0-based, global
-  int edge = 0;                 // our edge numbering (a face index for 's'/'e' face curves)
-  char type = ' ';              // 'm' midpoint, 'C' circular arc, 's' sphere, ...
+  std::int64_t element = 0;  // 0-based, global
+  int edge = 0;              // our edge numbering (a face index for 's'/'e' face curves)
+  char type = ' ';           // 'm' midpoint, 'C' circular arc, 's' sphere, ...
   std::array<double, 5> params{};
 };
 
