@@ -5,6 +5,7 @@
 
 #include "io/import/element_block.hpp"
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,9 @@ struct Geometry {
   /// One line per curved side of a type not built (connectivity is unaffected), naming the
   /// element (1-based, as Nek5000 counts) and the type.
   std::vector<std::string> warnings;
+  /// Elements whose Jacobian is negative at every corner (mirrored, left-handed: accepted,
+  /// the numbering does not depend on handedness).
+  std::int64_t mirrored = 0;
 };
 
 /// Rank-local. Throws Error(io) naming the file and the element (1-based) for an inverted
