@@ -271,6 +271,15 @@ TEST(NodeCoordinates, MidpointCurveIn3DBlendsIntoFacesAndInterior) {
     return Point{r + blend * d[0], s + blend * d[1], t + blend * d[2]};
   };
   expect_nodes(node_coordinates(block, n), 3, n, 0, expected, 1e-13);
+  // A second one, edge 8 (along t at r = 0, s = 0): the edges' departures add up.
+  const Point d8{-0.1, -0.15, 0.05};
+  block.curves.push_back(curve(0, 8, 'm', {d8[0], d8[1], 0.5 + d8[2], 0, 0}));
+  auto expected2 = [&](double r, double s, double t) {
+    const double blend = r * (1 - t) * 4 * s * (1 - s), blend8 = (1 - r) * (1 - s) * 4 * t * (1 - t);
+    return Point{r + blend * d[0] + blend8 * d8[0], s + blend * d[1] + blend8 * d8[1],
+                 t + blend * d[2] + blend8 * d8[2]};
+  };
+  expect_nodes(node_coordinates(block, n), 3, n, 0, expected2, 1e-13);
   // At order 1 the nodes are the corners (Nek5000 builds 'm' sides only for lx1 > 2).
   expect_nodes(node_coordinates(block, 1), 3, 1, 0, cube, 1e-15);
 }
@@ -351,7 +360,9 @@ TEST(NodeCoordinates, ArcTooSmallForItsEdgeIsAnError) {
   const std::string what = io_error([&] { node_coordinates(block, 3); });
   EXPECT_NE(what.find("file 'mesh.re2'"), std::string::npos) << what;
   EXPECT_NE(what.find("element 7:"), std::string::npos) << what;
-  EXPECT_NE(what.find("radius 0.4"), std::string::npos) << what;
+  EXPECT_NE(what.find("curved side 'C' on edge 2: radius 0.4 is too small for the edge's length 1 ("),
+            std::string::npos)
+      << what;
   EXPECT_NE(what.find("too small for the edge's length"), std::string::npos) << what;
 }
 

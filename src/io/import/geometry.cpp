@@ -8,6 +8,7 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <cstddef>
 #include <numbers>
 #include <string>
@@ -226,6 +227,13 @@ struct Arc {
   }
 };
 
+/// x as printf's %g would (6 significant digits, no trailing zeros).
+std::string number(double x) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", x);
+  return text;
+}
+
 std::string element_prefix(const ElementBlock& block, std::int64_t k) {
   return "gsr: file '" + block.source + "': element " + std::to_string(block.first + k + 1) + ": ";
 }
@@ -245,8 +253,8 @@ Arc make_arc(const ElementBlock& block, std::int64_t k, const Curve& curve, cons
   const double gap = std::hypot(p1[0] - p2[0], p1[1] - p2[1]);
   if (!(std::abs(2 * arc.radius) > gap * 1.00001))
     throw Error(ErrorCode::io, element_prefix(block, k) + "curved side 'C' on edge " + std::to_string(curve.edge) +
-                                   ": radius " + std::to_string(arc.radius) + " is too small for the edge's length " +
-                                   std::to_string(gap) + " (|2 R| must exceed it)");
+                                   ": radius " + number(arc.radius) + " is too small for the edge's length " +
+                                   number(gap) + " (|2 R| must exceed it)");
   const double xs = p2[1] - p1[1], ys = p1[0] - p2[0];  // the chord's right-hand normal
   const double xys = std::hypot(xs, ys);
   arc.dtheta = std::abs(std::asin(0.5 * gap / arc.radius));
