@@ -388,6 +388,17 @@ TEST(NodeCoordinates, InvertedElementsAreErrors) {
   ElementBlock block = block_of(2, 2, corners_of(2, square));
   block.curves.push_back(curve(0, 0, 'm', {-0.3, 0.1, 0, 0, 0}));
   const std::string quadratic = io_error([&] { node_coordinates(block, 4); });
+  // An arc does too: a parallelogram leaning right (corners (0,0), (1,0), (0.5,1), (1.5,1))
+  // with edge 0 bulged up by R = -0.52 (half angle asin(0.5 / 0.52) = 74 degrees): at
+  // corner 0 the arc's tangent is along (cos 74, sin 74), left of the side edge (0.5, 1):
+  // Jacobian 0.276 - 0.961 * 0.5 < 0; at corner 1, 0.276 + 0.961 * 0.5 > 0.
+  ElementBlock leaning = block_of(2, 2, {{0, 0, 0}, {1, 0, 0}, {0.5, 1, 0}, {1.5, 1, 0}});
+  EXPECT_EQ(node_coordinates(leaning, 4).mirrored, 0);  // straight, it is fine
+  leaning.curves.push_back(curve(0, 0, 'C', {-0.52, 0, 0, 0, 0}));
+  const std::string arc = io_error([&] { node_coordinates(leaning, 4); });
+  EXPECT_NE(arc.find("inverted element (the Jacobian is positive at corners 1 2 3 and negative at corners 0;"),
+            std::string::npos)
+      << arc;
   EXPECT_NE(quadratic.find("inverted element (the Jacobian is positive at corners 1 2 3 and negative at corners 0;"),
             std::string::npos)
       << quadratic;
