@@ -310,12 +310,21 @@ Geometry node_coordinates(const ElementBlock& block, int order) {
     const double* points = block.points.data() + static_cast<std::size_t>(k) * per_element;
     // Which sides are built: 'm' midpoints (order > 1: at order 1 the nodes are the corners,
     // as linquad ignores them when lx1 = 2) and 'C' arcs on x-y edges, of a corner-only
-    // element; anything else is reported and the side left straight.
+    // element, the last given for an edge; anything else is reported and the side left
+    // straight.
     std::vector<const Curve*> midpoints, arc_sides;
-    for (const Curve* curve : curves[static_cast<std::size_t>(k)]) {
+    const std::vector<const Curve*>& sides = curves[static_cast<std::size_t>(k)];
+    unsigned taken = 0;  // edges with an 'm' or 'C' side already, from the last curve back
+    std::vector<std::string> skipped;
+    for (auto it = sides.rbegin(); it != sides.rend(); ++it) {
+      const Curve* curve = *it;
       if (curve->type == ' ' || curve->type == '\0') continue;
       std::string why;
       const bool edge_ok = curve->edge >= 0 && curve->edge < edges;
+      if (edge_ok && (curve->type == 'm' || curve->type == 'C')) {
+        if (taken & (1u << curve->edge)) continue;
+        taken |= 1u << curve->edge;
+      }
       if (g != 2 && (curve->type == 'm' || curve->type == 'C'))
         why = "the element has quadratic nodes already";
       else if (curve->type == 'm' && edge_ok)
@@ -329,10 +338,11 @@ Geometry node_coordinates(const ElementBlock& block, int order) {
       else
         why = "this type is not built";
       if (!why.empty())
-        result.warnings.push_back(element_prefix(block, k) + "curved side of type '" + std::string(1, curve->type) +
-                                  "' on side " + std::to_string(curve->edge) + " not built (" + why +
-                                  "): the side is taken as straight");
+        skipped.push_back(element_prefix(block, k) + "curved side of type '" + std::string(1, curve->type) +
+                          "' on side " + std::to_string(curve->edge) + " not built (" + why +
+                          "): the side is taken as straight");
     }
+    result.warnings.insert(result.warnings.end(), skipped.rbegin(), skipped.rend());  // in input order
 
     // The map's points: the input's (g = 3), or for 'm' sides Nek5000's xyzquad: the
     // (tri)linear element at 3^dim points, the given edge midpoints, and Gordon-Hall
