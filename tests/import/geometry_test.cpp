@@ -1,6 +1,7 @@
 // geometry_test.cpp — the GLL nodes of imported elements (io/import/geometry.hpp) against
-// formulas worked out independently: the GLL points, affine and quadratic maps, Nek5000's
-// curved sides ('m' midpoints, 'C' arcs), and the Jacobian check (E-IMPORT-INVERTED-ELEMENT,
+// formulas worked out independently and against Nek5000's own routines (nek_reference/
+// geometry): the GLL points, affine and quadratic maps, Nek5000's curved sides ('m'
+// midpoints, 'C' arcs), and the Jacobian check (E-IMPORT-INVERTED-ELEMENT,
 // E-IMPORT-DEGENERATE-ELEMENT, E-IMPORT-ARC-RADIUS).
 #include "io/import/geometry.hpp"
 
@@ -11,6 +12,7 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -433,6 +435,54 @@ TEST(NodeCoordinates, CurvesNotBuiltAreWarnedAndLeftStraight) {
   EXPECT_NE(g.warnings[1].find("element 17"), std::string::npos) << g.warnings[1];
   EXPECT_NE(g.warnings[1].find("type 'C'"), std::string::npos) << g.warnings[1];
   expect_nodes(g, 3, 3, 0, cube, 1e-15);
+}
+
+/// The values of a reference file of Nek5000's routines (tests/import/nek_reference/geometry).
+std::vector<double> reference(const std::string& name) {
+  const std::string path = std::string(GSR_NEK_GEOMETRY_REFERENCE) + "/" + name;
+  std::FILE* file = std::fopen(path.c_str(), "r");
+  EXPECT_NE(file, nullptr) << path;
+  std::vector<double> values;
+  if (!file) return values;
+  double v = 0;
+  while (std::fscanf(file, "%lf", &v) == 1) values.push_back(v);
+  std::fclose(file);
+  return values;
+}
+
+// Against Nek5000's own routines (make_reference.sh runs them on the same elements). The
+// corners are given in prenek's order and the sides in prenek's numbering there; here in
+// ours (element_block.hpp): corners 1,2,3,4,5,6,7,8 -> 0,1,3,2,4,5,7,6; 3-D edges
+// 1..12 -> 0,5,1,4, 2,7,3,6, 8,9,11,10; 2-D 'C' sides 3 and 4 run the other way, their radius negated.
+TEST(NekReference, MidpointSidesAsXyzquad) {
+  const std::vector<double> nek = reference("m_hex.txt");
+  const double xc[8] = {0.0, 1.1, 1.2, -0.1, 0.05, 1.0, 1.3, 0.0};
+  const double yc[8] = {0.0, 0.1, 1.0, 0.9, 0.0, -0.1, 1.1, 1.0};
+  const double zc[8] = {0.0, 0.1, -0.05, 0.0, 1.0, 1.1, 0.9, 1.05};
+  const int prenek[8] = {0, 1, 3, 2, 4, 5, 7, 6};  // our corner c is prenek's corner prenek[c] + 1
+  std::vector<Point> corners;
+  for (const int p : prenek) corners.push_back({xc[p], yc[p], zc[p]});
+  ElementBlock block = block_of(3, 2, corners);
+  block.curves.push_back(curve(0, 5, 'm', {1.3, 0.5, 0.05, 0, 0}));    // prenek side 2
+  block.curves.push_back(curve(0, 8, 'm', {-0.1, -0.1, 0.45, 0, 0}));  // side 9
+  block.curves.push_back(curve(0, 3, 'm', {0.7, 1.2, 1.0, 0, 0}));     // side 7
+  block.curves.push_back(curve(0, 11, 'm', {1.35, 1.0, 0.4, 0, 0}));   // side 11
+  const Geometry g = node_coordinates(block, 5);
+  ASSERT_EQ(nek.size(), g.coordinates.size());
+  for (std::size_t i = 0; i < nek.size(); ++i) ASSERT_NEAR(g.coordinates[i], nek[i], 1e-14) << "value " << i;
+}
+
+TEST(NekReference, ArcSidesAsArcsrf) {
+  const std::vector<double> nek = reference("c_quad.txt");
+  // prenek corners (0,0), (2,0.2), (2.1,1.5), (-0.1,1.3); radii: side 1 1.3, side 3 1.4,
+  // side 4 -2.
+  ElementBlock block = block_of(2, 2, {{0, 0, 0}, {2, 0.2, 0}, {-0.1, 1.3, 0}, {2.1, 1.5, 0}});
+  block.curves.push_back(curve(0, 0, 'C', {1.3, 0, 0, 0, 0}));   // side 1: edge 0, same way
+  block.curves.push_back(curve(0, 1, 'C', {-1.4, 0, 0, 0, 0}));  // side 3: edge 1, other way
+  block.curves.push_back(curve(0, 2, 'C', {2.0, 0, 0, 0, 0}));   // side 4: edge 2, other way
+  const Geometry g = node_coordinates(block, 7);
+  ASSERT_EQ(nek.size(), g.coordinates.size());
+  for (std::size_t i = 0; i < nek.size(); ++i) ASSERT_NEAR(g.coordinates[i], nek[i], 1e-14) << "value " << i;
 }
 
 }  // namespace
