@@ -70,10 +70,12 @@ def re2_bytes(mesh, version="#v002", byteorder="<", header=None):
                                                                len(mesh.fields)))
     assert len(out) == 80
     out += struct.pack(byteorder + "f", ENDIAN_TEST)
-    for e in range(mesh.nelgt):
-        out += struct.pack(integer, mesh.groups[e])
-        for axis in range(mesh.dim):
-            out += struct.pack(byteorder + ("%d" % nv) + real[-1], *mesh.corners[e, :, axis])
+    kind = ("i4", "f4") if w == 4 else ("f8", "f8")
+    records = np.zeros(mesh.nelgt, dtype=[("group", byteorder + kind[0]),
+                                          ("xyz", byteorder + kind[1], (mesh.dim * nv,))])
+    records["group"] = mesh.groups
+    records["xyz"] = mesh.corners.transpose(0, 2, 1).reshape(mesh.nelgt, mesh.dim * nv)  # x(nv), y(nv)[, z(nv)]
+    out += records.tobytes()
 
     def record(elem, side, params, text, periodic_bits=False):
         b = struct.pack(integer, elem) + struct.pack(integer, side)

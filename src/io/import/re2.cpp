@@ -442,6 +442,13 @@ FaceRecord decode_bc(const std::string& path, const Layout& layout, const unsign
   fail(vpath, "vertex file for '" + mesh + "' is corrupt or does not fit: " + what);
 }
 
+/// A curve or BC record on its way to the rank of its element.
+struct Routed {
+  int is_curve = 0;
+  FaceRecord face;
+  Curve curve;
+};
+
 /// The vertex file's kind by its name.
 enum class VertexKind { co2, ma2 };
 
@@ -503,8 +510,9 @@ void read_vertex_file(const std::string& vpath, const std::string& mesh, const L
     for (int c = 0; c < nv; ++c) {
       const std::int32_t id = words.int32(r, 1 + c);
       if (id <= 0)
-        fail(vpath, "element " + std::to_string(e + 1) + ": vertex id " + std::to_string(id) + " of corner " +
-                        std::to_string(c + 1) + " is not positive");
+        fail(vpath, "vertex file for '" + mesh + "': element " + std::to_string(e + 1) + ": vertex id " +
+                        std::to_string(id) + " of corner " + std::to_string(c) +
+                        " (0-based, lexicographic) is not positive");
       block.vertices[static_cast<std::size_t>((e - block.first) * nv + c)] = id;
     }
   });
@@ -530,10 +538,8 @@ ElementBlock read_re2(const std::string& path, MPI_Comm comm, const Re2Options& 
   ElementBlock block;
   block.source = path;
   Layout layout;
-  std::vector<Curve> curves;
-  std::vector<int> curve_owners;
-  std::vector<FaceRecord> faces;
-  std::vector<int> face_owners;
+  std::vector<Routed> records;  // this rank's share of the curve and BC sections
+  std::vector<int> owners;      // the ranks of their elements
   agreed(comm, [&] {
     const File file(path);
     layout = read_layout(file);
@@ -565,23 +571,32 @@ ElementBlock read_re2(const std::string& path, MPI_Comm comm, const Re2Options& 
     const auto [cfirst, clast] = block_range(layout.curves.count, rank, ranks);
     for_records(file, layout.curves.offset, layout.record_bytes, cfirst, clast - cfirst,
                 [&](const unsigned char* r, std::int64_t i) {
-                  curves.push_back(decode_curve(path, layout, r, i));
-                  curve_owners.push_back(owner_of(curves.back().element, layout.nelgt, ranks));
+                  Routed routed;
+                  routed.is_curve = 1;
+                  routed.curve = decode_curve(path, layout, r, i);
+                  records.push_back(routed);
+                  owners.push_back(owner_of(routed.curve.element, layout.nelgt, ranks));
                 });
     for (int field = 0; field < static_cast<int>(layout.bcs.size()); ++field) {
       const Section& s = layout.bcs[field];
       const auto [bfirst, blast] = block_range(s.count, rank, ranks);
       for_records(file, s.offset, layout.record_bytes, bfirst, blast - bfirst,
                   [&](const unsigned char* r, std::int64_t i) {
-                    faces.push_back(decode_bc(path, layout, r, field, i));
-                    face_owners.push_back(owner_of(faces.back().element, layout.nelgt, ranks));
+                    Routed routed;
+                    routed.face = decode_bc(path, layout, r, field, i);
+                    records.push_back(routed);
+                    owners.push_back(owner_of(routed.face.element, layout.nelgt, ranks));
                   });
     }
   });
-  block.curves = transfer(curves, std::span<const int>(curve_owners), comm).records;
-  block.faces = transfer(faces, std::span<const int>(face_owners), comm).records;
-  // Records arrive by source rank, each source's share of every section in file order: by
-  // field, they are in file order.
+  // One transfer for both kinds. Records arrive by source rank, each source's share of every
+  // section in file order: by field, they are in file order.
+  for (const Routed& r : transfer(records, std::span<const int>(owners), comm).records) {
+    if (r.is_curve)
+      block.curves.push_back(r.curve);
+    else
+      block.faces.push_back(r.face);
+  }
   std::stable_sort(block.faces.begin(), block.faces.end(),
                    [](const FaceRecord& a, const FaceRecord& b) { return a.field < b.field; });
   const std::string vertex_file = vertex_file_for(path, options);
