@@ -276,14 +276,29 @@ struct Box {
   std::vector<int> periodic;  // axes
   int fields;
   bool vertex_file;
+  std::string reorient;  // none, rotations, all
+  bool shuffle;
 };
 
 // The parameters re2_test_files.py passes to re2_writer.box.
 const std::vector<Box> boxes = {
-    {"box2d_v001", {4, 3}, {0}, 2, true},    {"box3d_v002", {3, 2, 2}, {0, 2}, 1, true},
-    {"box3d_v003", {2, 2, 3}, {}, 1, false}, {"box3d_v004", {3, 3, 2}, {1}, 3, true},
-    {"box2d_v004", {5, 2}, {0, 1}, 1, true},
+    {"box2d_v001", {4, 3}, {0}, 2, true, "all", true},
+    {"box3d_v002", {3, 2, 2}, {0, 2}, 1, true, "all", true},
+    {"box3d_v003", {2, 2, 3}, {}, 1, false, "rotations", false},
+    {"box3d_v004", {3, 3, 2}, {1}, 3, true, "all", true},
+    {"box2d_v004", {5, 2}, {0, 1}, 1, true, "none", false},
 };
+
+/// The sign of the element's Jacobian at corner 0 (lexicographic corners: 1, 2, 4 are its
+/// neighbours along r, s, t).
+int handedness(const ElementBlock& b, std::int64_t e) {
+  const auto o = point(b, e, 0), r = point(b, e, 1), s = point(b, e, 2);
+  const std::array<double, 3> u{r[0] - o[0], r[1] - o[1], r[2] - o[2]}, v{s[0] - o[0], s[1] - o[1], s[2] - o[2]};
+  const std::array<double, 3> n{u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]};
+  if (b.dim == 2) return n[2] > 0 ? 1 : -1;
+  const auto t = point(b, e, 4);
+  return n[0] * (t[0] - o[0]) + n[1] * (t[1] - o[1]) + n[2] * (t[2] - o[2]) > 0 ? 1 : -1;
+}
 
 /// Checks a box read whole (one rank) by geometry alone: each element (its group is its
 /// lexicographic grid index) is its grid cell with corners in lexicographic order of some
@@ -338,6 +353,18 @@ void check_box(const Box& box, const ElementBlock& b) {
         EXPECT_EQ(differ, 1) << box.name << " element " << e + 1 << " corners " << c << ", " << (c ^ (1 << k));
       }
   }
+  // Rotations keep every element right-handed; reflections make some left-handed; the
+  // shuffle moves elements away from grid order (the group is the grid index).
+  std::int64_t left = 0, moved = 0;
+  for (std::int64_t e = 0; e < elements; ++e) {
+    left += handedness(b, e) < 0;
+    moved += b.groups[e] != e;
+  }
+  if (box.reorient == "all")
+    EXPECT_GT(left, 0) << box.name;
+  else
+    EXPECT_EQ(left, 0) << box.name;
+  EXPECT_EQ(moved > 0, box.shuffle) << box.name;
   std::int64_t boundary_faces = 0;
   for (int a = 0; a < dim; ++a) boundary_faces += 2 * elements / box.n[a];
   for (int field = 0; field < box.fields; ++field) {
@@ -459,6 +486,56 @@ TEST(Re2OneElement, CurvesAndFacesLandOnOurEdgesAndFaces) {
     }
     EXPECT_EQ(static_cast<int>(sphere_faces.size()), dim == 3 ? faces : 0);
     EXPECT_EQ(static_cast<int>(wall_faces.size()), faces);
+  }
+}
+
+TEST(Re2OneElement, RanksWithoutElementsGetNone) {
+  const ElementBlock whole = read_re2(files + "/one3d.re2", MPI_COMM_SELF);
+  const ElementBlock b = read_re2(files + "/one3d.re2", MPI_COMM_WORLD);
+  expect_block_of(b, whole, "one3d");
+  if (world_rank() > 0) {
+    EXPECT_TRUE(b.faces.empty());
+    EXPECT_TRUE(b.curves.empty());
+  }
+}
+
+TEST(Re2Records, KindsTagsAndConnections) {
+  const ElementBlock b = read_re2(files + "/records.re2", MPI_COMM_SELF);
+  ASSERT_EQ(b.faces.size(), 7u);
+  const auto& f = b.faces;
+  // In file order; faces: prenek 1, 2, 3, 4 are our 2, 1, 3, 0.
+  EXPECT_EQ(kind(f[0]), "E");
+  EXPECT_EQ(f[0].element, 0);
+  EXPECT_EQ(f[0].face, 1);
+  EXPECT_EQ(f[0].other_element, 1);
+  EXPECT_EQ(f[0].other_face, 0);
+  EXPECT_EQ(kind(f[1]), "E");
+  EXPECT_EQ(f[1].other_element, -1);
+  EXPECT_EQ(f[1].other_face, -1);
+  EXPECT_EQ(kind(f[2]), "p");
+  EXPECT_EQ(f[2].face, 2);
+  EXPECT_EQ(f[2].other_element, -1);
+  EXPECT_EQ(kind(f[3]), "W");
+  EXPECT_EQ(f[3].tag, 0);
+  EXPECT_EQ(f[3].params[4], 3.5);
+  EXPECT_EQ(f[4].tag, 0);
+  EXPECT_EQ(f[4].params[4], -2.0);
+  EXPECT_EQ(kind(f[5]), "MSH");
+  EXPECT_EQ(f[5].face, 3);
+  EXPECT_EQ(f[5].tag, 12);
+  EXPECT_EQ(kind(f[6]), "SYM");
+  EXPECT_EQ(f[6].face, 0);
+  for (const FaceRecord& r : f) EXPECT_EQ(r.field, 0);
+  ASSERT_EQ(b.curves.size(), 1u);
+  EXPECT_EQ(b.curves[0].element, 3);
+  EXPECT_EQ(b.curves[0].edge, 1);  // 2-D prenek edge 3 runs along r at s = 1
+  EXPECT_EQ(b.curves[0].type, 'm');
+  EXPECT_EQ(b.curves[0].params[0], 0.5);  // not an arc: as read
+  // v004 headers with a BC-field count of 0 (not given: sections until the end) and -1 (|n|).
+  for (const char* name : {"v004_zero_fields.re2", "v004_negative_fields.re2"}) {
+    const ElementBlock v = read_re2(files + "/" + name, MPI_COMM_WORLD);
+    EXPECT_EQ(v.fields, 1) << name;
+    EXPECT_EQ(v.dim, 3) << name;
   }
 }
 

@@ -28,10 +28,33 @@ def boxes(out):
         ("box2d_v004", (5, 2), (0, 1), "#v004", "<", "none", False, 5, 1, "co2"),
     ]
     for name, n, periodic, version, order, reorient, shuffle, seed, fields, vfile in table:
+        if name == "box3d_v003":  # through the command line, as other tests call it
+            assert rw.main(["box", str(out / (name + ".re2")), "--n"] + [str(k) for k in n] +
+                           ["--version", version[1:], "--reorient", reorient, "--seed", str(seed), "--tags"]) == 0
+            continue
         mesh = rw.box(n, periodic, reorient, shuffle, seed, fields, tags=True)
         rw.write_re2(out / (name + ".re2"), mesh, version, order)
-        if vfile:
-            rw.write_vertices(str(out / (name + "." + vfile)), mesh, order)
+        if vfile:  # box3d_v002.co2 with gencon's list-directed #v002 header
+            rw.write_vertices(str(out / (name + "." + vfile)), mesh, order, "#v002" if name == "box3d_v002" else "#v001")
+
+
+def records(out):
+    """BC records of every kind the reader treats apart, and v004 headers without a count."""
+    mesh = small()
+    mesh.curves = [(4, 3, [0.5, 1.0, 0, 0, 0], "m")]
+    mesh.fields = [[
+        (1, 2, [2.0, 4.0, 0, 0, 0], "E"),     # E naming its neighbour: element 2, prenek face 4
+        (2, 2, [0.0, 0.0, 0, 0, 0], "E"),     # E without one
+        (3, 1, [0.0, 0.0, 0, 0, 0], "p"),     # single-element periodicity: no connection
+        (3, 3, [0.0, 0.0, 0, 0, 3.5], "W"),   # bc(5) not an integer: no tag
+        (4, 1, [0.0, 0.0, 0, 0, -2.0], "W"),  # bc(5) negative: no tag
+        (4, 3, [0.0, 0.0, 0, 0, 12.0], "MSH"),
+        (1, 4, [0.0, 0.0, 0, 0, 0], "SYM"),
+    ]]
+    rw.write_re2(out / "records.re2", mesh, "#v002", ">")
+    v4 = rw.re2_bytes(small(3), "#v004")
+    (out / "v004_zero_fields.re2").write_bytes(header("#v004", 4, 3, 4, "0") + v4[80:])
+    (out / "v004_negative_fields.re2").write_bytes(header("#v004", 4, 3, 4, "-1") + v4[80:])
 
 
 # prenek edges as (start, end) prenek corners (1-based): 1-4 bottom cycle, 5-8 top, 9-12 up.
@@ -184,6 +207,7 @@ def main():
     rw.write_re2(out / "one2d.re2", one_element(2), "#v001", ">")
     rw.write_re2(out / "one3d.re2", one_element(3), "#v004", "<")
     bad_files(out)
+    records(out)
     million(out)
     if nek:
         for path in sorted(nek.rglob("*.re2")):

@@ -101,14 +101,17 @@ def write_re2(path, mesh, version="#v002", byteorder="<", header=None):
         f.write(re2_bytes(mesh, version, byteorder, header))
 
 
-def vertex_bytes(mesh, kind, byteorder="<", nelgt=None, nv=None):
-    """genmap's .ma2 (kind 'ma2') or gencon's .co2 ('co2') for mesh.lex_vertices."""
+def vertex_bytes(mesh, kind, byteorder="<", nelgt=None, nv=None, version="#v001"):
+    """genmap's .ma2 (kind 'ma2') or gencon's .co2 ('co2') for mesh.lex_vertices. A .co2 of
+    version #v002 has a list-directed header, the others fixed columns (core/map2.f)."""
     nelgt = mesh.nelgt if nelgt is None else nelgt
     nv = 2 ** mesh.dim if nv is None else nv
     if kind == "ma2":
         header = "#v001" + "%12d" * 7 % (nelgt, nelgt, 1, 2, 0, int(np.max(mesh.lex_vertices)), 0)
+    elif version == "#v002":
+        header = "#v002 %d %d %d" % (nelgt, mesh.nelgv, nv)
     else:
-        header = "#v001" + "%12d" * 3 % (nelgt, mesh.nelgv, nv)
+        header = version + "%12d" * 3 % (nelgt, mesh.nelgv, nv)
     out = bytearray(header.ljust(132).encode("ascii"))
     out += struct.pack(byteorder + "f", ENDIAN_TEST)
     for e in range(mesh.nelgt):
@@ -117,9 +120,9 @@ def vertex_bytes(mesh, kind, byteorder="<", nelgt=None, nv=None):
     return bytes(out)
 
 
-def write_vertices(path, mesh, byteorder="<"):
+def write_vertices(path, mesh, byteorder="<", version="#v001"):
     with open(path, "wb") as f:
-        f.write(vertex_bytes(mesh, "co2" if path.endswith(".co2") else "ma2", byteorder))
+        f.write(vertex_bytes(mesh, "co2" if path.endswith(".co2") else "ma2", byteorder, version=version))
 
 
 def _symmetries(dim, rotations_only):
