@@ -589,6 +589,8 @@ ElementBlock read_re2(const std::string& path, MPI_Comm comm, const Re2Options& 
                     owners.push_back(owner_of(routed.face.element, layout.nelgt, ranks));
                   });
     }
+    const std::string vertex_file = vertex_file_for(path, options);
+    if (!vertex_file.empty()) read_vertex_file(vertex_file, path, layout, block);
   });
   // One transfer for both kinds. Records arrive by source rank, each source's share of every
   // section in file order: by field, they are in file order.
@@ -600,8 +602,6 @@ ElementBlock read_re2(const std::string& path, MPI_Comm comm, const Re2Options& 
   }
   std::stable_sort(block.faces.begin(), block.faces.end(),
                    [](const FaceRecord& a, const FaceRecord& b) { return a.field < b.field; });
-  const std::string vertex_file = vertex_file_for(path, options);
-  if (!vertex_file.empty()) agreed(comm, [&] { read_vertex_file(vertex_file, path, layout, block); });
   return block;
 }
 
