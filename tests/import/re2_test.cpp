@@ -587,6 +587,7 @@ const std::vector<BadFile> bad_files = {
     {"E-IMPORT-RE2-ELEMENTS", "bad_nelgv.re2", "of which 5 fluid", ""},
     {"E-IMPORT-RE2-ELEMENTS", "bad_nelgt.re2", "gives 0 elements", ""},
     {"E-IMPORT-RE2-OVERFLOW", "bad_overflow.re2", "40000000000000", ""},
+    {"E-IMPORT-RE2-OVERFLOW", "bad_overflow_int64.re2", "99999999999999999999", ""},
     {"E-IMPORT-RE2-TRUNCATED", "bad_truncated.re2", "BC section 1", ""},
     {"E-IMPORT-RE2-TRUNCATED", "bad_trailing.re2", "3 bytes", ""},
     {"E-IMPORT-RE2-TRUNCATED", "bad_elements_cut.re2", "element section", ""},
@@ -624,6 +625,16 @@ TEST(Re2Errors, EveryBadFileFailsOnEveryRankNamingFileAndElement) {
   const std::string message = gsr_errors::expect_entry(
       "E-IMPORT-RE2-OPEN", [&] { (void)read_re2(files + "/box3d_v003.re2", MPI_COMM_WORLD, missing); }, "vertex file");
   EXPECT_NE(message.find("no_such_file.ma2"), std::string::npos) << message;
+  // A directory; a vertex file that is neither .ma2 nor .co2.
+  const std::string folder = gsr_errors::expect_entry(
+      "E-IMPORT-RE2-OPEN", [&] { (void)read_re2(files, MPI_COMM_WORLD); }, "directory");
+  EXPECT_NE(folder.find("is a directory"), std::string::npos) << folder;
+  Re2Options text;
+  text.vertex_file = files + "/one2d.re2";
+  const std::string other = gsr_errors::expect_entry(
+      "E-IMPORT-RE2-VERTEX-FILE", [&] { (void)read_re2(files + "/box3d_v003.re2", MPI_COMM_WORLD, text); },
+      "vertex file named .re2");
+  EXPECT_NE(other.find("neither in .co2 nor in .ma2"), std::string::npos) << other;
 }
 
 }  // namespace

@@ -133,6 +133,7 @@ def bad_files(out):
     # E-IMPORT-RE2-OVERFLOW: a forged v004 count whose ids at order 64 pass 2^63
     v4 = rw.re2_bytes(small(3), "#v004")
     put("bad_overflow.re2", header("#v004", 40000000000000, 3, 40000000000000) + v4[80:])
+    put("bad_overflow_int64.re2", header("#v004", 99999999999999999999, 3, 4) + v4[80:])
     # E-IMPORT-RE2-TRUNCATED
     put("bad_truncated.re2", good[:-10])
     put("bad_trailing.re2", good + b"abc")
