@@ -44,6 +44,16 @@ struct FaceRecord {
 };
 
 /// A curved side of a .re2 element (its curve section).
+///
+/// params are the record's curve(1..5) as read, but for 'C' (circular arc, core/genxyz.f
+/// arcsrf): params[0] is the signed radius R with respect to our edge direction, from its
+/// lower corner a to its higher corner b: the arc's centre lies at (a + b) / 2 - n R cos(dt),
+/// n = (b.y - a.y, a.x - b.x) / |b - a|, sin(dt) = |b - a| / (2 |R|). Nek5000 gives R for the
+/// prenek direction of the edge (corner k to k + 1 around the bottom or top face); where that
+/// runs from our higher corner to our lower one (prenek edges 3, 4, 7, 8; 2-D: 3, 4) the
+/// reader negates R, so that the formula above holds for every edge with our a and b (a
+/// convex side of a counter-clockwise element then has R > 0 on prenek edges 1, 2, 5, 6 and
+/// R < 0 on prenek edges 3, 4, 7, 8). For 's' and 'e' (face curves) edge is our face number.
 struct Curve {
   std::int64_t element = 0;  // 0-based, global
   int edge = 0;              // our edge numbering (a face index for 's'/'e' face curves)
