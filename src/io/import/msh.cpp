@@ -261,6 +261,8 @@ public:
   Parsed parse() {
     Parsed out;
     std::string name;
+    skip_space();
+    if (pos_ < data_.size() && data_[pos_] != '$') fail("not a Gmsh .msh file: it does not start with $MeshFormat");
     if (!next_section(name) || name != "MeshFormat") {
       if (name == "NOD" || name == "NOE") fail("MSH version 1.0: gsr reads Gmsh's MSH versions 2.2 and 4.1");
       fail("not a Gmsh .msh file: it does not start with $MeshFormat");
@@ -402,6 +404,7 @@ private:
     const std::size_t at = data_.find(end, pos_ == 0 ? 0 : pos_ - 1);
     if (at == std::string::npos) corrupt("no $End" + section_);
     pos_ = at + 1;
+    skip_line();
   }
 
   // -- sections --
