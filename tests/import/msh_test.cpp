@@ -86,15 +86,16 @@ void expect_block(const ElementBlock& b, const Expected& x, const std::string& p
   EXPECT_EQ(b.source, path);
   EXPECT_EQ(b.fields, 1);
   const int corners = x.dim == 3 ? 8 : 4;
-  const std::size_t points = 3 * static_cast<std::size_t>(x.dim == 3 ? x.geometry * x.geometry * x.geometry
-                                                                     : x.geometry * x.geometry);
+  const std::size_t points =
+      3 * static_cast<std::size_t>(x.dim == 3 ? x.geometry * x.geometry * x.geometry : x.geometry * x.geometry);
   ASSERT_EQ(b.vertices.size(), static_cast<std::size_t>(b.count * corners));
   ASSERT_EQ(b.points.size(), static_cast<std::size_t>(b.count) * points);
   ASSERT_EQ(b.groups.size(), static_cast<std::size_t>(b.count));
   for (std::int64_t e = 0; e < b.count; ++e) {
     EXPECT_EQ(b.groups[e], x.groups[first + e]) << "element " << first + e;
     for (int c = 0; c < corners; ++c)
-      EXPECT_EQ(b.vertices[e * corners + c], x.vertices[(first + e) * corners + c]) << "element " << first + e << " corner " << c;
+      EXPECT_EQ(b.vertices[e * corners + c], x.vertices[(first + e) * corners + c])
+          << "element " << first + e << " corner " << c;
     for (std::size_t p = 0; p < points; ++p)
       EXPECT_NEAR(b.points[e * points + p], x.points[(first + e) * points + p], 1e-12)
           << "element " << first + e << " point value " << p;
@@ -117,13 +118,22 @@ void expect_block(const ElementBlock& b, const Expected& x, const std::string& p
   }
 }
 
-// Every box in every format gives the block its writer expects, so all formats give the same.
+// Every box gives the block its writer expects, in every format for one box of each
+// dimension (so the four formats, and binary in both byte orders, give identical blocks) and in
+// two formats for the other element types (a read costs a few collective steps at P = 3).
 TEST(ImportMsh, BoxesInEveryFormatGiveTheWritersBlock) {
-  for (const char* box : {"hex27", "hex8", "hex20", "quad9", "quad4", "quad8"}) {
+  const std::vector<std::string> all = {"2.2-ascii", "2.2-bin", "4.1-ascii", "4.1-bin", "2.2-bin-be", "4.1-bin-be"};
+  const std::vector<std::string> two = {"2.2-bin", "4.1-ascii"};
+  for (const char* box : {"hex27", "quad9", "hex8", "hex20", "quad4", "quad8"}) {
     const Expected x = read_expected(suite + "/" + box + ".expect");
-    for (const char* format : {"2.2-ascii", "2.2-bin", "4.1-ascii", "4.1-bin", "2.2-bin-be", "4.1-bin-be"}) {
+    const bool every = std::string(box) == "hex27" || std::string(box) == "quad9";
+    std::vector<ElementBlock> blocks;
+    for (const std::string& format : every ? all : two) {
       const std::string path = suite + "/" + box + "-" + format + ".msh";
-      expect_block(read_msh(path, MPI_COMM_WORLD), x, path);
+      blocks.push_back(read_msh(path, MPI_COMM_WORLD));
+      expect_block(blocks.back(), x, path);
+      EXPECT_EQ(blocks.back().vertices, blocks.front().vertices) << path;
+      EXPECT_EQ(blocks.back().points, blocks.front().points) << path;
     }
   }
 }
@@ -154,7 +164,8 @@ void expect_consistent_grid(const ElementBlock& b) {
           off += (m - (a + z) / 2) * (m - (a + z) / 2);
         }
         EXPECT_GT(chord, 0.0) << "element " << b.first + e;
-        EXPECT_LT(std::sqrt(off), 0.2 * std::sqrt(chord)) << "element " << b.first + e << " axis " << axis << " line " << l;
+        EXPECT_LT(std::sqrt(off), 0.2 * std::sqrt(chord))
+            << "element " << b.first + e << " axis " << axis << " line " << l;
       }
     }
   }

@@ -128,33 +128,13 @@ bool first_order(int type) { return type == 3 || type == 5; }
 // corners 0-3 bottom and 4-7 top, edges 8-19, faces 20-25, centre 26 (the MSH manual's order).
 const std::vector<std::vector<int>>& gmsh_nodes(int dim) {
   static const std::vector<std::vector<int>> quad = {{0}, {1}, {2}, {3}, {0, 1}, {1, 2}, {2, 3}, {3, 0}, {0, 1, 2, 3}};
-  static const std::vector<std::vector<int>> hex = {{0},
-                                                    {1},
-                                                    {2},
-                                                    {3},
-                                                    {4},
-                                                    {5},
-                                                    {6},
-                                                    {7},  //
-                                                    {0, 1},
-                                                    {0, 3},
-                                                    {0, 4},
-                                                    {1, 2},
-                                                    {1, 5},
-                                                    {2, 3},
-                                                    {2, 6},
-                                                    {3, 7},
-                                                    {4, 5},
-                                                    {4, 7},
-                                                    {5, 6},
-                                                    {6, 7},
-                                                    {0, 1, 2, 3},
-                                                    {0, 1, 5, 4},
-                                                    {0, 3, 7, 4},
-                                                    {1, 2, 6, 5},
-                                                    {2, 3, 7, 6},
-                                                    {4, 5, 6, 7},
-                                                    {0, 1, 2, 3, 4, 5, 6, 7}};
+  // clang-format off
+  static const std::vector<std::vector<int>> hex = {
+      {0}, {1}, {2}, {3}, {4}, {5}, {6}, {7},
+      {0, 1}, {0, 3}, {0, 4}, {1, 2}, {1, 5}, {2, 3}, {2, 6}, {3, 7}, {4, 5}, {4, 7}, {5, 6}, {6, 7},
+      {0, 1, 2, 3}, {0, 1, 5, 4}, {0, 3, 7, 4}, {1, 2, 6, 5}, {2, 3, 7, 6}, {4, 5, 6, 7},
+      {0, 1, 2, 3, 4, 5, 6, 7}};
+  // clang-format on
   return dim == 3 ? hex : quad;
 }
 
