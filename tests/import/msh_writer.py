@@ -220,6 +220,9 @@ def element_list(box, defect):
             out.append([0, vtype, VOLUME_TAG, 1, box.dim, box.element_nodes(number)])
     if defect == "undefined-node":
         out[-1][5][-1] = 10 ** 7 + 3
+    if defect == "mixed":  # a hex8 (or quad4) on the first element's corners after the others
+        corners = [box.element_nodes(0)[c] for c in range(2 ** box.dim)]
+        out.append([0, TYPES[(box.dim, 1)][0], VOLUME_TAG, 1, box.dim, corners])
     if defect == "tets":
         first = [int(t) for t in box.tags.flat[:6]]
         out += [[0, 4, VOLUME_TAG, 1, 3, first[:4]]] * 3 + [[0, 6, VOLUME_TAG, 1, 3, first[:6]]] * 2
@@ -365,7 +368,7 @@ def suite(folder):
         write_msh(os.path.join(folder, f"{name}-4.1-bin-be.msh"), box, "4.1", True, big_endian=True)
         write_msh(os.path.join(folder, f"{name}-2.2-bin-be.msh"), box, "2.2", True, big_endian=True)
     small = Box(3, (2, 1, 1), order=2, seed=1)
-    for defect in ["truncated", "version", "tets", "no-volume", "undefined-node", "unmatched"]:
+    for defect in ["truncated", "version", "tets", "mixed", "no-volume", "undefined-node", "unmatched"]:
         for version, binary in [("2.2", False), ("4.1", True)]:
             kind = "bin" if binary else "ascii"
             write_msh(os.path.join(folder, f"bad-{defect}-{version}-{kind}.msh"), small, version, binary, defect=defect)

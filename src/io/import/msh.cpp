@@ -242,10 +242,10 @@ public:
     Parsed out;
     std::string name;
     skip_space();
-    if (pos_ < data_.size() && data_[pos_] != '$') fail("not a Gmsh .msh file: it does not start with $MeshFormat");
+    if (pos_ < data_.size() && data_[pos_] != '$') corrupt("not a Gmsh .msh file: it does not start with $MeshFormat");
     if (!next_section(name) || name != "MeshFormat") {
       if (name == "NOD" || name == "NOE") fail("MSH version 1.0: gsr reads Gmsh's MSH versions 2.2 and 4.1");
-      fail("not a Gmsh .msh file: it does not start with $MeshFormat");
+      corrupt("not a Gmsh .msh file: it does not start with $MeshFormat");
     }
     section_ = name;
     const std::string version(token());
