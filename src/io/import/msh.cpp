@@ -356,8 +356,10 @@ private:
     return data_size_ == 8 ? static_cast<std::int64_t>(raw<std::uint64_t>()) : raw<std::uint32_t>();
   }
   double get_double() { return binary_ ? raw<double>() : ascii_double(); }
+  // A count read from the file: every item it counts takes at least a byte of what is left, so
+  // a corrupt count fails here instead of reserving memory for it.
   std::int64_t count(std::int64_t n, const char* what) {
-    if (n < 0 || n > static_cast<std::int64_t>(data_.size()))
+    if (n < 0 || n > static_cast<std::int64_t>(data_.size() - std::min(pos_, data_.size())))
       corrupt(std::string("impossible count of ") + what + ": " + std::to_string(n));
     return n;
   }
