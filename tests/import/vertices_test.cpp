@@ -398,6 +398,18 @@ TEST(ImportVertices, CornersTooCloseToTellApartAreAnError) {
                   {"corners too close to tell apart", "element "});
 }
 
+TEST(ImportVertices, AnEdgeOfLengthZeroIsAnError) {
+  // E-IMPORT-CORNERS-AMBIGUOUS: the last element's corner 1 moved onto its corner 0.
+  BoxSpec spec;
+  spec.dim = 2;
+  spec.n = {3, 3, 1};
+  spec.reorient = false;
+  Box box = flat_box(spec);
+  for (int d = 0; d < 3; ++d) box.points[static_cast<std::size_t>((8 * 4 + 1) * 3 + d)] = box.points[(8 * 4) * 3 + d];
+  expect_io_error([&] { match_vertices(block_of(box, MPI_COMM_WORLD), MPI_COMM_WORLD); },
+                  {"element 9: corners 0 and 1 coincide", "corners too close to tell apart"});
+}
+
 TEST(ImportVertices, ANonReciprocalPeriodicRecordIsAnError) {
   // E-IMPORT-PERIODIC-RECIPROCAL: a 3 x 3 box periodic in x; the record of element 3's x+
   // face (1-based) now names element 4's x- face, whose record names element 6's x+ face.

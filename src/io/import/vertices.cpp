@@ -99,7 +99,9 @@ struct Corners {
   std::vector<double> shortest;          // count
 };
 
-Corners corners_of(const ElementBlock& block) {
+/// `checked`: corners are to be matched by coordinates, so every coordinate must be finite
+/// and no edge of length 0.
+Corners corners_of(const ElementBlock& block, bool checked) {
   Corners out;
   out.dim = block.dim;
   out.cpe = corners_per_element(block.dim);
@@ -113,9 +115,9 @@ Corners corners_of(const ElementBlock& block) {
           (c & 1) * (g - 1) + g * (((c >> 1) & 1) * (g - 1)) + g * g * (((c >> 2) & 1) * (g - 1));
       const double* p = &block.points[static_cast<std::size_t>((k * per_element + point) * 3)];
       for (int d = 0; d < 3; ++d) {
-        if (!std::isfinite(p[d])) {
+        if (checked && !std::isfinite(p[d])) {
           fail(block, corner_name((block.first + k) * out.cpe + c, out.cpe) +
-                          " has a coordinate that is not a finite number: its corners cannot be told apart");
+                          " has a coordinate that is not a finite number: corners too close to tell apart");
         }
       }
       out.x[static_cast<std::size_t>(k * out.cpe + c)] = {p[0], p[1], p[2]};
@@ -127,9 +129,10 @@ Corners corners_of(const ElementBlock& block) {
         const auto& a = out.x[static_cast<std::size_t>(k * out.cpe + c)];
         const auto& b = out.x[static_cast<std::size_t>(k * out.cpe + (c | (1 << d)))];
         const double length = std::hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
-        if (!(length > 0)) {
+        if (checked && !(length > 0)) {
           fail(block, "element " + std::to_string(block.first + k + 1) + ": corners " + std::to_string(c) + " and " +
-                          std::to_string(c | (1 << d)) + " coincide (an edge of length 0): they cannot be told apart");
+                          std::to_string(c | (1 << d)) +
+                          " coincide (an edge of length 0): corners too close to tell apart");
         }
         shortest = std::min(shortest, length);
       }
@@ -570,7 +573,11 @@ Vertices match_vertices(const ElementBlock& block, MPI_Comm comm, const MatchOpt
         (!block.vertices.empty() && block.vertices.size() != static_cast<std::size_t>(block.count * cpe))) {
       throw Error(ErrorCode::internal, "gsr: file '" + block.source + "': the element block is malformed (a bug)");
     }
-    corners = corners_of(block);
+    if (!block.periodic_nodes.empty() && block.vertices.empty()) {
+      throw Error(ErrorCode::internal,
+                  "gsr: file '" + block.source + "': periodic node pairs without the nodes' ids (a bug)");
+    }
+    corners = corners_of(block, block.vertices.empty());
   });
 
   Vertices result;
