@@ -363,6 +363,20 @@ TEST(ImportVertices, FileIdsWithPeriodicRecordsGiveTheSameGrouping) {
   EXPECT_EQ(v.periodic_face_pairs, 3);
 }
 
+TEST(ImportVertices, GmshPeriodicNodesJoinTheImages2D) {
+  BoxSpec spec;
+  spec.dim = 2;
+  spec.n = {3, 4, 1};
+  spec.periodic = {true, false, false};
+  spec.file_ids = true;
+  spec.gmsh_periodic = true;
+  spec.seed = 23;
+  const Box box = make_box(spec);
+  const Vertices v = match_vertices(block_of(box, MPI_COMM_WORLD), MPI_COMM_WORLD);
+  expect_ids(box, v, MPI_COMM_WORLD);
+  EXPECT_EQ(v.periodic_face_pairs, 4);  // x: n1 edge pairs
+}
+
 TEST(ImportVertices, GmshPeriodicNodesJoinTheImages) {
   BoxSpec spec;
   spec.n = {3, 3, 4};
@@ -426,6 +440,13 @@ TEST(ImportVertices, ANonReciprocalPeriodicRecordIsAnError) {
   }
   expect_io_error([&] { match_vertices(block_of(box, MPI_COMM_WORLD), MPI_COMM_WORLD); },
                   {"must be reciprocal", "element "});
+  // ... and one naming an element the mesh does not have.
+  for (FaceRecord& r : box.faces) {
+    if (r.element == 2) r.other_element = 9;
+  }
+  expect_io_error(
+      [&] { match_vertices(block_of(box, MPI_COMM_WORLD), MPI_COMM_WORLD); },
+      {"element 3 face r+ (Nek5000 face 2): its P record names element 10", "does not have", "must be reciprocal"});
 }
 
 TEST(ImportVertices, PeriodicFacesThatDoNotMatchAreAnError) {

@@ -381,6 +381,10 @@ void periodic_records(const ElementBlock& block, const Corners& corners, const s
     for (const FaceRecord& f : block.faces) {
       if (f.kind[0] != 'P' || f.kind[1] != '\0') continue;
       PeriodicRecord r{f.element, f.face, f.other_element, f.other_face};
+      if (r.element < block.first || r.element >= block.first + block.count) {
+        throw Error(ErrorCode::internal, "gsr: file '" + block.source + "': a P record of element " +
+                                             std::to_string(r.element + 1) + " on a rank without it (a bug)");
+      }
       if (r.face < 0 || r.face >= nf || r.other_face < 0 || r.other_face >= nf || r.other_element < 0 ||
           r.other_element >= block.elements) {
         fail(block, "element " + std::to_string(r.element + 1) + " " + face_name(r.face) +
