@@ -34,9 +34,7 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
-#include <map>
 #include <numeric>
-#include <span>
 #include <string>
 #include <tuple>
 #include <unordered_map>
@@ -170,8 +168,10 @@ bool close(const CornerRecord& a, const CornerRecord& b) {
   return distance2(a, b) < r * r;
 }
 
+/// The ids of the block's corners; `bug` says which corner got none (never, but reported
+/// by the next collective step rather than by one more of its own).
 std::vector<std::int64_t> match_by_coordinates(const ElementBlock& block, const Corners& corners, MPI_Comm comm,
-                                               double tolerance, int ranks) {
+                                               double tolerance, int ranks, std::string& bug) {
   const int cpe = corners.cpe;
   const std::size_t n = corners.x.size();
   // Bounding box and the largest matching distance, over all ranks.
@@ -290,15 +290,12 @@ std::vector<std::int64_t> match_by_coordinates(const ElementBlock& block, const 
   });
   auto answers = gsr::transfer(replies, reply_to, comm);
   for (const IdRecord& r : answers.records) ids[static_cast<std::size_t>(r.key - block.first * cpe)] = r.id;
-  agreed(comm, [&] {
-    for (std::size_t i = 0; i < n; ++i) {
-      if (ids[i] <= 0) {
-        throw Error(ErrorCode::internal, "gsr: corner matching left " +
-                                             corner_name(block.first * cpe + static_cast<std::int64_t>(i), cpe) +
-                                             " without a vertex (a bug)");
-      }
+  for (std::size_t i = 0; i < n && bug.empty(); ++i) {
+    if (ids[i] <= 0) {
+      bug = "gsr: corner matching left " + corner_name(block.first * cpe + static_cast<std::int64_t>(i), cpe) +
+            " without a vertex (a bug)";
     }
-  });
+  }
   return ids;
 }
 
@@ -370,14 +367,11 @@ bool pair_corners(const FaceCorners& mine, const FaceCorners& theirs, int n, dou
   return best < tolerance * std::min(mine.size, theirs.size);
 }
 
-/// The P records of the block, checked and one per face; the id pairs they join (from the
-/// rank of the partner element, each pair of faces once) and how many face pairs start here.
-void periodic_records(const ElementBlock& block, const Corners& corners, const std::vector<std::int64_t>& ids,
-                      MPI_Comm comm, double tolerance, int ranks, std::vector<std::array<std::int64_t, 2>>& pairs,
-                      std::int64_t& face_pairs) {
-  const int dim = block.dim, cpe = corners.cpe, nf = faces_per_element(dim), nv = dim == 3 ? 4 : 2;
+/// The P records of the block, checked and one per face (rank-local; throws).
+std::vector<PeriodicRecord> periodic_records(const ElementBlock& block) {
+  const int nf = faces_per_element(block.dim);
   std::vector<PeriodicRecord> records;
-  agreed(comm, [&] {
+  {
     for (const FaceRecord& f : block.faces) {
       if (f.kind[0] != 'P' || f.kind[1] != '\0') continue;
       PeriodicRecord r{f.element, f.face, f.other_element, f.other_face};
@@ -417,7 +411,17 @@ void periodic_records(const ElementBlock& block, const Corners& corners, const s
                         ": P records must be reciprocal");
       }
     }
-  });
+  }
+  return records;
+}
+
+/// The id pairs the P records join (from the rank of the partner element, each pair of
+/// faces once) and how many face pairs start here. `bug`: an earlier step's, thrown here.
+void join_periodic_faces(const ElementBlock& block, const Corners& corners, const std::vector<std::int64_t>& ids,
+                         const std::vector<PeriodicRecord>& records, MPI_Comm comm, double tolerance, int ranks,
+                         const std::string& bug, std::vector<std::array<std::int64_t, 2>>& pairs,
+                         std::int64_t& face_pairs) {
+  const int dim = block.dim, cpe = corners.cpe, nv = dim == 3 ? 4 : 2;
   const auto face_of = [&](const PeriodicRecord& r) {
     FaceCorners fc{};
     fc.element = r.element, fc.face = r.face, fc.other_element = r.other_element, fc.other_face = r.other_face;
@@ -445,6 +449,7 @@ void periodic_records(const ElementBlock& block, const Corners& corners, const s
   }
   auto got = gsr::transfer(out, destinations, comm);
   agreed(comm, [&] {
+    if (!bug.empty()) throw Error(ErrorCode::internal, bug);
     std::vector<int> map;
     for (const FaceCorners& theirs : got.records) {
       const PeriodicRecord asked{theirs.element, theirs.face, theirs.other_element, theirs.other_face};
@@ -566,6 +571,7 @@ Vertices match_vertices(const ElementBlock& block, MPI_Comm comm, const MatchOpt
   const double tolerance = options.tolerance;
   const int cpe = corners_per_element(block.dim);
   Corners corners;
+  std::vector<PeriodicRecord> records;
   agreed(comm, [&] {
     if (!(tolerance > 0 && tolerance < 1)) {
       throw Error(ErrorCode::invalid_argument,
@@ -582,14 +588,17 @@ Vertices match_vertices(const ElementBlock& block, MPI_Comm comm, const MatchOpt
                   "gsr: file '" + block.source + "': periodic node pairs without the nodes' ids (a bug)");
     }
     corners = corners_of(block, block.vertices.empty());
+    records = periodic_records(block);
   });
 
   Vertices result;
-  result.ids = block.vertices.empty() ? match_by_coordinates(block, corners, comm, tolerance, ranks) : block.vertices;
+  std::string bug;
+  result.ids =
+      block.vertices.empty() ? match_by_coordinates(block, corners, comm, tolerance, ranks, bug) : block.vertices;
 
   std::vector<std::array<std::int64_t, 2>> pairs;
   std::int64_t counts[2] = {0, 0};  // P face pairs, local; any P records at all
-  periodic_records(block, corners, result.ids, comm, tolerance, ranks, pairs, counts[0]);
+  join_periodic_faces(block, corners, result.ids, records, comm, tolerance, ranks, bug, pairs, counts[0]);
 
   // The P pairs, on every rank (as many as the periodic boundary's corners).
   const int mine = static_cast<int>(pairs.size() * 2);
