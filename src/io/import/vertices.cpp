@@ -371,45 +371,43 @@ bool pair_corners(const FaceCorners& mine, const FaceCorners& theirs, int n, dou
 std::vector<PeriodicRecord> periodic_records(const ElementBlock& block) {
   const int nf = faces_per_element(block.dim);
   std::vector<PeriodicRecord> records;
-  {
-    for (const FaceRecord& f : block.faces) {
-      if (f.kind[0] != 'P' || f.kind[1] != '\0') continue;
-      PeriodicRecord r{f.element, f.face, f.other_element, f.other_face};
-      if (r.element < block.first || r.element >= block.first + block.count) {
-        throw Error(ErrorCode::internal, "gsr: file '" + block.source + "': a P record of element " +
-                                             std::to_string(r.element + 1) + " on a rank without it (a bug)");
-      }
-      if (r.face < 0 || r.face >= nf || r.other_face < 0 || r.other_face >= nf || r.other_element < 0 ||
-          r.other_element >= block.elements) {
-        fail(block, "element " + std::to_string(r.element + 1) + " " + face_name(r.face) +
-                        ": its P record names element " + std::to_string(r.other_element + 1) + " " +
-                        face_name(r.other_face) + ", which the mesh (" + std::to_string(block.elements) +
-                        " elements) does not have: P records must be reciprocal");
-      }
-      if (r.element == r.other_element && r.face == r.other_face) {
-        fail(block, "element " + std::to_string(r.element + 1) + " " + face_name(r.face) +
-                        ": its P record names the face itself: P records must pair two faces, each naming the other");
-      }
-      records.push_back(r);
+  for (const FaceRecord& f : block.faces) {
+    if (f.kind[0] != 'P' || f.kind[1] != '\0') continue;
+    PeriodicRecord r{f.element, f.face, f.other_element, f.other_face};
+    if (r.element < block.first || r.element >= block.first + block.count) {
+      throw Error(ErrorCode::internal, "gsr: file '" + block.source + "': a P record of element " +
+                                           std::to_string(r.element + 1) + " on a rank without it (a bug)");
     }
-    std::sort(records.begin(), records.end(), [](const PeriodicRecord& a, const PeriodicRecord& b) {
-      return std::tie(a.element, a.face, a.other_element, a.other_face) <
-             std::tie(b.element, b.face, b.other_element, b.other_face);
-    });
-    records.erase(std::unique(records.begin(), records.end(),
-                              [](const PeriodicRecord& a, const PeriodicRecord& b) {
-                                return a.element == b.element && a.face == b.face &&
-                                       a.other_element == b.other_element && a.other_face == b.other_face;
-                              }),
-                  records.end());
-    for (std::size_t i = 1; i < records.size(); ++i) {
-      if (records[i].element == records[i - 1].element && records[i].face == records[i - 1].face) {
-        fail(block, "element " + std::to_string(records[i].element + 1) + " " + face_name(records[i].face) +
-                        " has two P records, one naming element " + std::to_string(records[i - 1].other_element + 1) +
-                        " " + face_name(records[i - 1].other_face) + ", the other element " +
-                        std::to_string(records[i].other_element + 1) + " " + face_name(records[i].other_face) +
-                        ": P records must be reciprocal");
-      }
+    if (r.face < 0 || r.face >= nf || r.other_face < 0 || r.other_face >= nf || r.other_element < 0 ||
+        r.other_element >= block.elements) {
+      fail(block, "element " + std::to_string(r.element + 1) + " " + face_name(r.face) +
+                      ": its P record names element " + std::to_string(r.other_element + 1) + " " +
+                      face_name(r.other_face) + ", which the mesh (" + std::to_string(block.elements) +
+                      " elements) does not have: P records must be reciprocal");
+    }
+    if (r.element == r.other_element && r.face == r.other_face) {
+      fail(block, "element " + std::to_string(r.element + 1) + " " + face_name(r.face) +
+                      ": its P record names the face itself: P records must pair two faces, each naming the other");
+    }
+    records.push_back(r);
+  }
+  std::sort(records.begin(), records.end(), [](const PeriodicRecord& a, const PeriodicRecord& b) {
+    return std::tie(a.element, a.face, a.other_element, a.other_face) <
+           std::tie(b.element, b.face, b.other_element, b.other_face);
+  });
+  records.erase(std::unique(records.begin(), records.end(),
+                            [](const PeriodicRecord& a, const PeriodicRecord& b) {
+                              return a.element == b.element && a.face == b.face && a.other_element == b.other_element &&
+                                     a.other_face == b.other_face;
+                            }),
+                records.end());
+  for (std::size_t i = 1; i < records.size(); ++i) {
+    if (records[i].element == records[i - 1].element && records[i].face == records[i - 1].face) {
+      fail(block, "element " + std::to_string(records[i].element + 1) + " " + face_name(records[i].face) +
+                      " has two P records, one naming element " + std::to_string(records[i - 1].other_element + 1) +
+                      " " + face_name(records[i - 1].other_face) + ", the other element " +
+                      std::to_string(records[i].other_element + 1) + " " + face_name(records[i].other_face) +
+                      ": P records must be reciprocal");
     }
   }
   return records;
