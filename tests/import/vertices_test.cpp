@@ -279,6 +279,32 @@ TEST(ImportVertices, CoordinatesGiveTheLatticeGroupings2D) {
   }
 }
 
+TEST(ImportVertices, GradedElementsMatchAtTheirOwnScale) {
+  // Element widths 1, 10, 100, 1000 along x and y: the matching distance of a corner pair is
+  // its smaller element's, so the small elements' corners match tightly and the large ones'
+  // loosely. Each copy moves by up to 0.005 x the smallest width next to its lattice point.
+  BoxSpec spec;
+  spec.dim = 2;
+  spec.n = {4, 4, 1};
+  spec.perturbation = 0;
+  spec.seed = 29;
+  Box box = make_box(spec);
+  const double at[] = {0, 1, 11, 111, 1111};  // lattice line i -> coordinate
+  std::mt19937_64 random(31);
+  std::uniform_real_distribution<double> jitter(-0.005, 0.005);
+  for (std::size_t i = 0; i < box.lattice.size(); ++i) {
+    const auto& v = box.lattice[i];
+    double smallest = 1e9;
+    for (int d = 0; d < 2; ++d) {
+      if (v[d] > 0) smallest = std::min(smallest, at[v[d]] - at[v[d] - 1]);
+      if (v[d] < 4) smallest = std::min(smallest, at[v[d] + 1] - at[v[d]]);
+    }
+    for (int d = 0; d < 2; ++d) box.points[i * 3 + d] = at[v[d]] + smallest * jitter(random);
+  }
+  const Vertices v = match_vertices(block_of(box, MPI_COMM_WORLD), MPI_COMM_WORLD);
+  expect_ids(box, v, MPI_COMM_WORLD);
+}
+
 TEST(ImportVertices, IdsDoNotDependOnTheRankCount) {
   // Every rank matches the whole box alone (P = 1) and the ranks its blocks (P = size); the
   // gathered ids must be equal.

@@ -253,10 +253,13 @@ std::vector<std::int64_t> match_by_coordinates(const ElementBlock& block, const 
       const CornerRecord& a = cells[order[i]];
       if (!a.home) continue;
       cluster.assign(1, order[i]);
-      for (std::size_t j = i; j-- > begin && cells[order[j]].x[0] > a.x[0] - reach;) {
+      // Corners close to a are within its own radius along x: a small element's corner looks
+      // no further than it must, even in a cell of large elements' size.
+      const double window = a.radius * (1 + 1e-9);
+      for (std::size_t j = i; j-- > begin && cells[order[j]].x[0] > a.x[0] - window;) {
         if (close(a, cells[order[j]])) cluster.push_back(order[j]);
       }
-      for (std::size_t j = i + 1; j < end && cells[order[j]].x[0] < a.x[0] + reach; ++j) {
+      for (std::size_t j = i + 1; j < end && cells[order[j]].x[0] < a.x[0] + window; ++j) {
         if (close(a, cells[order[j]])) cluster.push_back(order[j]);
       }
       std::int64_t smallest = a.key;
