@@ -10,7 +10,8 @@
   check OUT_PREFIX [--periodic AXES]
       Checks that two nodes have the same id exactly when they have the same coordinates,
       the coordinates taken modulo the extent of the mesh along each periodic axis (AXES:
-      letters of x, y, z); that the ids are 1..ngv, each used; prints a summary.
+      letters of x, y, z); that the ids are 1..ngv, each used; that the corners carry the
+      vertex ids of OUT_PREFIX.ma2 (when there); prints a summary.
   same-groups OUT_PREFIX RUN_DIR
       Checks that the ids of another run (RUN_DIR, e.g. at another rank count) group the
       nodes exactly as OUT_PREFIX.ids does (the numbers themselves may differ).
@@ -162,6 +163,19 @@ def check(prefix, periodic):
         close_pairs += int(np.count_nonzero(close))
     if close_pairs:
         failures.append(f"{close_pairs // 2} pairs of distinct ids sit at the same place")
+    # The corners carry genmap's vertex ids (.ma2 records: partition, then the 2^ndim vertex
+    # ids in lexicographic corner order), which set_vert copies.
+    ma2 = prefix + ".ma2"
+    if os.path.exists(ma2):
+        with open(ma2, "rb") as fh:
+            raw = fh.read()
+        nv = 2**ndim
+        rec = np.frombuffer(raw[136:], dtype="<i4").reshape(-1, 1 + nv)
+        m = int(header["lx1"]) - 1
+        corner = [i * m + j * m * (m + 1) + k * m * (m + 1) ** 2
+                  for k in range(ndim - 1) for j in range(2) for i in range(2)]
+        if rec.shape[0] != ids.shape[0] or not np.array_equal(ids[:, corner], rec[:, 1:]):
+            failures.append(f"the corner ids differ from the vertex ids of {ma2}")
     per_node = np.bincount(flat_ids)[1:]
     print(f"nek_reference: {prefix}: {ids.shape[0]} elements, {flat_ids.size} nodes, {ngv} ids "
           f"(shared by up to {per_node.max()} nodes), extent {np.array2string(extent, precision=6)}"
