@@ -23,6 +23,14 @@
 
 namespace gsr {
 
+/// A name the input mesh gave a tag (Gmsh's $PhysicalNames): of a boundary tag (dim - 1) or
+/// of an element group (dim).
+struct MeshName {
+  int dim = 0;
+  std::int64_t tag = 0;
+  std::string name;
+};
+
 /// What the file says about a mesh, without its data.
 struct MeshInfo {
   int dim = 0;                      // 2 or 3
@@ -32,6 +40,12 @@ struct MeshInfo {
   bool has_partition = false;       // /mesh/partition present
   int partition_ranks = 0;          // its `ranks` attribute, 0 if it has none
   std::array<double, 3> periods{};  // /mesh `periods` attribute: period per axis, 0 = none
+  // Optional additions that imported meshes carry (docs/mesh-format.md, "Boundary and groups"):
+  int boundary_fields = 0;          // F: /mesh/boundary present with F fields (0: absent)
+  bool has_boundary_kinds = false;  // /mesh/boundary_kinds present
+  bool has_groups = false;          // /mesh/groups present
+  std::int64_t fluid_elements = 0;  // its `fluid_elements` attribute (a .re2's nelgv), 0 if none
+  std::vector<MeshName> names;      // /mesh/names and /mesh/name_tags, empty if absent
 
   /// (N+1)^dim: nodes of one element.
   int nodes_per_element() const noexcept;
@@ -44,6 +58,15 @@ struct Mesh {
   std::vector<std::int64_t> elements;  // local element k is file element elements[k]
   std::vector<std::int64_t> ids;       // [elements.size() * nodes_per_element()]
   std::vector<double> coordinates;     // [ids.size() * dim], or empty
+  /// [elements.size() * boundary_fields * 2 dim], or empty: for element k, field f and face
+  /// s (r-, r+, s-, s+, t-, t+) at (k * F + f) * 2 dim + s, the face's boundary tag (>= 0),
+  /// -1 where the face has no boundary condition (shared with another element, or open), or
+  /// -2 where it is shared with a periodic image (its nodes' copies lie a period apart).
+  std::vector<std::int64_t> boundary;
+  /// Same layout: Nek5000's boundary condition letters ("W", "v", ...; "" where none), when
+  /// the file has them.
+  std::vector<std::array<char, 4>> boundary_kinds;
+  std::vector<std::int64_t> groups;  // [elements.size()]: element group, when the file has them
 
   int dim() const noexcept { return info.dim; }
   int order() const noexcept { return info.order; }
@@ -60,6 +83,7 @@ enum class Distribution {
 struct ReadOptions {
   Distribution distribution = Distribution::blocks;
   bool coordinates = true;  // read /mesh/coordinates when the file has them
+  bool boundary = true;     // read /mesh/boundary, /mesh/boundary_kinds and /mesh/groups when present
 };
 
 /// Collective over comm: every rank reads only its own elements, with MPI-IO.
@@ -84,6 +108,13 @@ struct MeshLayout {
   bool partition = false;
   int partition_ranks = 0;  // the `ranks` attribute of /mesh/partition
   std::array<double, 3> periods{};
+  // The boundary and group additions (only write_mesh writes them, from a Mesh that has them;
+  // MeshWriter refuses a layout with them).
+  int boundary_fields = 0;
+  bool boundary_kinds = false;
+  bool groups = false;
+  std::int64_t fluid_elements = 0;
+  std::vector<MeshName> names;
 };
 
 /// Writes a mesh file from one process, a contiguous run of elements at a time, so a
@@ -121,7 +152,10 @@ struct WriteOptions {
 
 /// Collective over comm: each rank writes its own elements (mesh.elements, ascending; all
 /// ranks together must hold each of 0..E-1 exactly once). mesh.info gives dim, order and
-/// periods; coordinates are written if every rank with elements has them. Like MeshWriter,
+/// periods; coordinates are written if every rank with elements has them. The boundary
+/// additions are written when mesh.info.boundary_fields > 0 (mesh.boundary, and
+/// mesh.boundary_kinds if has_boundary_kinds), groups when has_groups, and info.names and
+/// info.fluid_elements when given (the same on every rank). Like MeshWriter,
 /// it writes a temporary file and renames it to `path` only once complete.
 void write_mesh(const std::string& path, const Mesh& mesh, MPI_Comm comm, WriteOptions options = {});
 

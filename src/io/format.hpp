@@ -14,6 +14,16 @@ inline constexpr const char* global_ids_path = "/mesh/global_ids";
 inline constexpr const char* coordinates_path = "/mesh/coordinates";
 inline constexpr const char* partition_path = "/mesh/partition";
 
+// Optional additions of imported meshes (docs/mesh-format.md, "Boundary and groups"); readers
+// that do not know them ignore them.
+inline constexpr const char* boundary_path = "/mesh/boundary";              // int64 [E, F, 2 dim]
+inline constexpr const char* boundary_kinds_path = "/mesh/boundary_kinds";  // string(4) [E, F, 2 dim]
+inline constexpr const char* groups_path = "/mesh/groups";                  // int64 [E]
+inline constexpr const char* names_path = "/mesh/names";                    // string [T]
+inline constexpr const char* name_tags_path = "/mesh/name_tags";            // int64 [T, 2]: dim, tag
+inline constexpr int boundary_kind_bytes = 4;
+inline constexpr int max_boundary_fields = 64;  // more is surely a damaged file  // Nek5000's cbc: 3 characters, NUL-padded
+
 // Visualization aid for the XDMF sidecar; not part of the format, ignored by the reader.
 inline constexpr const char* xdmf_group = "/xdmf";
 inline constexpr const char* xdmf_cells_path = "/xdmf/cells";  // linear sub-cells

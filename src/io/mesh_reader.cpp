@@ -45,6 +45,7 @@ struct OpenMesh {
   FileContext file;
   Id handle;
   Id ids, coordinates, partition;
+  Id boundary, boundary_kinds, groups, names, name_tags;
   MeshInfo info;
 
   explicit OpenMesh(const std::string& path) : file(path) {}
@@ -59,9 +60,19 @@ struct ElementType {
 const ElementType int64_type{H5T_INTEGER, 8, "64-bit signed integer"};
 const ElementType int32_type{H5T_INTEGER, 4, "32-bit signed integer"};
 const ElementType float64_type{H5T_FLOAT, 8, "64-bit float"};
+const ElementType kind_type{H5T_STRING, boundary_kind_bytes, "fixed-length strings of 4 bytes"};
+const ElementType name_type{H5T_STRING, 0, "fixed-length strings of at most 4096 bytes"};
 
 void check_type(const FileContext& file, hid_t dataset, const char* path, const ElementType& expected) {
   Id type(H5Dget_type(dataset));
+  if (expected.type_class == H5T_STRING) {
+    // Fixed-length strings of the expected size (0: any size up to 4096), never variable-length.
+    const bool ok = H5Tget_class(type.get()) == H5T_STRING && H5Tis_variable_str(type.get()) == 0 &&
+                    (expected.size == 0 ? H5Tget_size(type.get()) <= 4096 : H5Tget_size(type.get()) == expected.size);
+    if (!ok)
+      file.fail(dataset_name(path) + ": has type " + type_info(type.get()).describe() + ", expected " + expected.name);
+    return;
+  }
   const TypeInfo info = type_info(type.get());
   const bool ok = info.type_class == expected.type_class && info.size == expected.size && info.standard &&
                   (expected.type_class != H5T_INTEGER || info.is_signed);
@@ -181,12 +192,84 @@ void open_optional_datasets(OpenMesh& mesh) {
   }
 }
 
+/// The first dimension of an optional dataset of any length, or 0 if it is absent.
+hsize_t optional_rows(const FileContext& file, hid_t handle, const char* path, const ElementType& type,
+                      std::size_t rank, Id& dataset) {
+  if (!link_exists(handle, path)) return 0;
+  dataset = open_dataset(file, handle, path, type);
+  const std::vector<hsize_t> shape = dataset_shape(file, dataset.get(), path);
+  if (shape.size() != rank || shape[0] == 0 || shape[0] > 1000000 || (rank == 2 && shape[1] != 2))
+    file.fail(dataset_name(path) + ": has shape " + describe_shape(shape) + ", expected " +
+              (rank == 2 ? "[T, 2] (dim, tag)" : "[T]") + " with 1 <= T <= 1000000");
+  return shape[0];
+}
+
+/// Opens the boundary, group and name additions of imported meshes where the file has them.
+void open_additions(OpenMesh& mesh) {
+  const FileContext& file = mesh.file;
+  const hid_t handle = mesh.handle.get();
+  MeshInfo& info = mesh.info;
+  const auto elements = static_cast<hsize_t>(info.elements);
+  const auto faces = static_cast<hsize_t>(2 * info.dim);
+  if (link_exists(handle, boundary_path)) {
+    mesh.boundary = open_dataset(file, handle, boundary_path, int64_type);
+    const std::vector<hsize_t> shape = dataset_shape(file, mesh.boundary.get(), boundary_path);
+    if (shape.size() != 3 || shape[0] != elements || shape[1] < 1 || shape[1] > max_boundary_fields ||
+        shape[2] != faces)
+      file.fail(dataset_name(boundary_path) + ": has shape " + describe_shape(shape) + ", expected [" +
+                std::to_string(elements) + ", F, " + std::to_string(faces) +
+                "] with 1 <= F <= " + std::to_string(max_boundary_fields) + " (E, fields, faces)");
+    info.boundary_fields = static_cast<int>(shape[1]);
+    const std::vector<hsize_t> tags_shape = shape;
+    mesh.boundary_kinds =
+        open_optional_dataset(file, handle, boundary_kinds_path, kind_type, tags_shape, "the shape of /mesh/boundary");
+    info.has_boundary_kinds = static_cast<bool>(mesh.boundary_kinds);
+  } else if (link_exists(handle, boundary_kinds_path)) {
+    file.fail(dataset_name(boundary_kinds_path) + ": present without dataset '/mesh/boundary'");
+  }
+  mesh.groups = open_optional_dataset(file, handle, groups_path, int64_type, {elements}, "[E], one group per element");
+  info.has_groups = static_cast<bool>(mesh.groups);
+  Id group(H5Gopen2(handle, mesh_group, H5P_DEFAULT));
+  if (group && attribute_exists(group.get(), "fluid_elements")) {
+    const std::int64_t fluid = read_int_attribute(file, group.get(), mesh_object, "fluid_elements");
+    if (fluid < 0 || fluid > info.elements)
+      file.fail("attribute 'fluid_elements' of group '/mesh': is " + std::to_string(fluid) +
+                ", expected 0 to E = " + std::to_string(info.elements));
+    info.fluid_elements = fluid;
+  }
+  const hsize_t names = optional_rows(file, handle, names_path, name_type, 1, mesh.names);
+  const hsize_t tags = optional_rows(file, handle, name_tags_path, int64_type, 2, mesh.name_tags);
+  if (names != tags)
+    file.fail(dataset_name(names_path) + " and " + dataset_name(name_tags_path) + ": have " + std::to_string(names) +
+              " and " + std::to_string(tags) + " rows; both must be there with one row per name");
+}
+
 // Everything but the data: attributes, presence, types and shapes. Rank-local.
 void validate(OpenMesh& mesh) {
   check_format_attributes(mesh.file, mesh.handle.get());
   read_mesh_attributes(mesh.file, mesh.handle.get(), mesh.info);
   open_global_ids(mesh);
   open_optional_datasets(mesh);
+  open_additions(mesh);
+}
+
+/// Reads the names (every rank all of them; they are few).
+void read_names(OpenMesh& mesh, hid_t transfer) {
+  if (!mesh.names) return;
+  const FileContext& file = mesh.file;
+  Id type(H5Dget_type(mesh.names.get()));
+  const std::size_t width = H5Tget_size(type.get());
+  const std::size_t count = static_cast<std::size_t>(dataset_shape(file, mesh.names.get(), names_path)[0]);
+  std::vector<char> text(count * width);
+  std::vector<std::int64_t> tags(2 * count);
+  const std::vector<RowRun> all{{0, static_cast<hsize_t>(count)}};
+  read_rows(file, mesh.names.get(), dataset_name(names_path), type.get(), all, text.data(), transfer);
+  read_rows(file, mesh.name_tags.get(), dataset_name(name_tags_path), H5T_NATIVE_INT64, all, tags.data(), transfer);
+  for (std::size_t i = 0; i < count; ++i) {
+    const char* begin = text.data() + i * width;
+    mesh.info.names.push_back(
+        {static_cast<int>(tags[2 * i]), tags[2 * i + 1], std::string(begin, std::find(begin, begin + width, '\0'))});
+  }
 }
 
 // Collective open of different files (or reads by different distributions) would leave
@@ -305,7 +388,9 @@ void check_structure_serially(const std::string& path) {
   validate(mesh);
   for (const auto& [dataset, dataset_path] :
        {std::pair{mesh.ids.get(), global_ids_path}, std::pair{mesh.coordinates.get(), coordinates_path},
-        std::pair{mesh.partition.get(), partition_path}})
+        std::pair{mesh.partition.get(), partition_path}, std::pair{mesh.boundary.get(), boundary_path},
+        std::pair{mesh.boundary_kinds.get(), boundary_kinds_path}, std::pair{mesh.groups.get(), groups_path},
+        std::pair{mesh.names.get(), names_path}, std::pair{mesh.name_tags.get(), name_tags_path}})
     if (dataset >= 0) check_storage(mesh, dataset, dataset_path);
 }
 
@@ -457,7 +542,11 @@ std::vector<std::int64_t> block_elements(const OpenMesh& mesh, MPI_Comm comm) {
 
 MeshInfo read_mesh_info(const std::string& path, MPI_Comm comm) {
   const detail::ThreadEntry entry(&detail::hdf5_in_use);
-  return io::open_mesh(path, comm, -1).info;
+  io::OpenMesh mesh = io::open_mesh(path, comm, -1);
+  io::QuietHdf5 quiet;
+  io::Id transfer = io::collective_transfer();
+  io::agreed(comm, [&] { io::read_names(mesh, transfer.get()); });
+  return mesh.info;
 }
 
 Mesh read_mesh(const std::string& path, MPI_Comm comm, ReadOptions options) {
@@ -487,6 +576,38 @@ Mesh read_mesh(const std::string& path, MPI_Comm comm, ReadOptions options) {
                                           nodes * static_cast<std::size_t>(mesh.dim()));
       read_rows(file_mesh.file, file_mesh.coordinates.get(), dataset_name(coordinates_path), H5T_NATIVE_DOUBLE, runs,
                 mesh.coordinates.data(), transfer.get());
+    });
+  }
+  agreed(comm, [&] { read_names(file_mesh, transfer.get()); });
+  mesh.info.names = file_mesh.info.names;
+  if (!options.boundary) {
+    mesh.info.boundary_fields = 0;
+    mesh.info.has_boundary_kinds = mesh.info.has_groups = false;
+    return mesh;
+  }
+  const std::size_t faces = mesh.elements.size() * static_cast<std::size_t>(mesh.info.boundary_fields) *
+                            static_cast<std::size_t>(2 * mesh.dim());
+  if (mesh.info.boundary_fields > 0) {
+    agreed(comm, [&] {
+      mesh.boundary = allocate<std::int64_t>(file_mesh.file, dataset_name(boundary_path), faces);
+      read_rows(file_mesh.file, file_mesh.boundary.get(), dataset_name(boundary_path), H5T_NATIVE_INT64, runs,
+                mesh.boundary.data(), transfer.get());
+    });
+  }
+  if (mesh.info.has_boundary_kinds) {
+    agreed(comm, [&] {
+      mesh.boundary_kinds = allocate<std::array<char, 4>>(file_mesh.file, dataset_name(boundary_kinds_path), faces);
+      Id type(H5Dget_type(file_mesh.boundary_kinds.get()));
+      read_rows(file_mesh.file, file_mesh.boundary_kinds.get(), dataset_name(boundary_kinds_path), type.get(), runs,
+                mesh.boundary_kinds.data(), transfer.get());
+      for (auto& kind : mesh.boundary_kinds) kind[3] = '\0';  // at most 3 letters, whatever the file holds
+    });
+  }
+  if (mesh.info.has_groups) {
+    agreed(comm, [&] {
+      mesh.groups = allocate<std::int64_t>(file_mesh.file, dataset_name(groups_path), mesh.elements.size());
+      read_rows(file_mesh.file, file_mesh.groups.get(), dataset_name(groups_path), H5T_NATIVE_INT64, runs,
+                mesh.groups.data(), transfer.get());
     });
   }
   return mesh;

@@ -21,7 +21,23 @@ namespace {
 
 struct MeshDatasets {
   Id ids, coordinates, partition, cells, rank;
+  Id boundary, boundary_kinds, groups, names, name_tags;
+  Id kind_type, name_type;  // the fixed-length string types of boundary_kinds and names
 };
+
+/// A fixed-length, NUL-padded ASCII string type of `bytes` bytes.
+Id string_type(std::size_t bytes) {
+  Id type(H5Tcopy(H5T_C_S1));
+  H5Tset_size(type.get(), bytes);
+  H5Tset_strpad(type.get(), H5T_STR_NULLPAD);
+  return type;
+}
+
+std::size_t longest_name(const MeshLayout& layout) {
+  std::size_t longest = 1;
+  for (const MeshName& name : layout.names) longest = std::max(longest, name.name.size());
+  return longest;
+}
 
 bool draws_cells(const MeshLayout& layout) { return layout.coordinates; }
 bool draws_rank(const MeshLayout& layout) { return layout.coordinates && layout.partition; }
@@ -34,6 +50,14 @@ void check_layout(const std::string& path, const MeshLayout& layout) {
   if (layout.elements < 1) file.fail("cannot write a mesh without elements (E = 0)");
   if (layout.partition && layout.partition_ranks < 1)
     file.fail("a partition needs its rank count (partition_ranks >= 1)");
+  if (layout.boundary_fields < 0 || layout.boundary_fields > max_boundary_fields)
+    file.fail("cannot write " + std::to_string(layout.boundary_fields) + " boundary fields (0 to " +
+              std::to_string(max_boundary_fields) + ")");
+  if (layout.boundary_kinds && layout.boundary_fields == 0)
+    file.fail("boundary kinds need boundary fields (boundary_fields >= 1)");
+  if (layout.fluid_elements < 0 || layout.fluid_elements > layout.elements)
+    file.fail("fluid_elements " + std::to_string(layout.fluid_elements) + " is not in 0.." +
+              std::to_string(layout.elements));
   // FILE.xmf is the sidecar's own name: written there, it would replace the mesh.
   if (layout.coordinates && same_file(path, xdmf_path(path)))
     file.fail("its XDMF sidecar '" + xdmf_path(path) +
@@ -60,6 +84,61 @@ Id create_dataset(const FileContext& file, hid_t handle, const char* path, hid_t
   return dataset;
 }
 
+/// The optional boundary and group datasets the layout asks for.
+void create_additions(const FileContext& file, hid_t handle, hid_t group, const MeshLayout& layout, MeshDatasets& sets,
+                      bool chunked) {
+  const auto elements = static_cast<hsize_t>(layout.elements);
+  const auto fields = static_cast<hsize_t>(layout.boundary_fields);
+  const auto faces = static_cast<hsize_t>(2 * layout.dim);
+  if (layout.boundary_fields > 0)
+    sets.boundary = create_dataset(file, handle, boundary_path, H5T_STD_I64LE, {elements, fields, faces}, chunked);
+  if (layout.boundary_kinds) {
+    sets.kind_type = string_type(boundary_kind_bytes);
+    sets.boundary_kinds =
+        create_dataset(file, handle, boundary_kinds_path, sets.kind_type.get(), {elements, fields, faces}, chunked);
+  }
+  if (layout.groups) sets.groups = create_dataset(file, handle, groups_path, H5T_STD_I64LE, {elements}, chunked);
+  if (layout.fluid_elements > 0) write_int_attribute(file, group, "fluid_elements", layout.fluid_elements);
+  if (!layout.names.empty()) {
+    const auto count = static_cast<hsize_t>(layout.names.size());
+    sets.name_type = string_type(longest_name(layout));
+    sets.names = create_dataset(file, handle, names_path, sets.name_type.get(), {count}, false);
+    sets.name_tags = create_dataset(file, handle, name_tags_path, H5T_STD_I64LE, {count, 2}, false);
+  }
+}
+
+/// Writes the names (from the first rank only: `writes` false elsewhere, which still takes part).
+void write_names(const FileContext& file, const MeshLayout& layout, MeshDatasets& sets, bool writes, hid_t transfer) {
+  if (layout.names.empty()) return;
+  const std::size_t width = longest_name(layout);
+  std::vector<char> text(layout.names.size() * width, '\0');
+  std::vector<std::int64_t> tags;
+  for (std::size_t i = 0; i < layout.names.size(); ++i) {
+    std::copy(layout.names[i].name.begin(), layout.names[i].name.end(),
+              text.begin() + static_cast<std::ptrdiff_t>(i * width));
+    tags.push_back(layout.names[i].dim);
+    tags.push_back(layout.names[i].tag);
+  }
+  const std::vector<RowRun> runs =
+      writes ? std::vector<RowRun>{{0, static_cast<hsize_t>(layout.names.size())}} : std::vector<RowRun>{};
+  write_rows(file, sets.names.get(), dataset_name(names_path), sets.name_type.get(), runs, text.data(), transfer);
+  write_rows(file, sets.name_tags.get(), dataset_name(name_tags_path), H5T_NATIVE_INT64, runs, tags.data(), transfer);
+}
+
+/// Writes the rows `runs` of the boundary and group datasets the layout has.
+void write_addition_rows(const FileContext& file, const MeshLayout& layout, MeshDatasets& sets,
+                         const std::vector<RowRun>& runs, const Mesh& mesh, hid_t transfer) {
+  if (layout.boundary_fields > 0)
+    write_rows(file, sets.boundary.get(), dataset_name(boundary_path), H5T_NATIVE_INT64, runs, mesh.boundary.data(),
+               transfer);
+  if (layout.boundary_kinds)
+    write_rows(file, sets.boundary_kinds.get(), dataset_name(boundary_kinds_path), sets.kind_type.get(), runs,
+               mesh.boundary_kinds.data(), transfer);
+  if (layout.groups)
+    write_rows(file, sets.groups.get(), dataset_name(groups_path), H5T_NATIVE_INT64, runs, mesh.groups.data(),
+               transfer);
+}
+
 MeshDatasets create_mesh_objects(const FileContext& file, hid_t handle, const MeshLayout& layout, bool chunked) {
   Id root(H5Gopen2(handle, "/", H5P_DEFAULT));
   write_string_attribute(file, root.get(), "format", format_name);
@@ -83,6 +162,7 @@ MeshDatasets create_mesh_objects(const FileContext& file, hid_t handle, const Me
     sets.partition = create_dataset(file, handle, partition_path, H5T_STD_I32LE, {elements}, chunked);
     write_int_attribute(file, sets.partition.get(), "ranks", layout.partition_ranks);
   }
+  create_additions(file, handle, group.get(), layout, sets, chunked);
   if (draws_cells(layout)) {
     Id visual(H5Gcreate2(handle, xdmf_group, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
     if (!visual) file.fail_hdf5("group '/xdmf': cannot be created");
@@ -167,6 +247,18 @@ void check_held_elements(const FileContext& file, const Mesh& mesh, const MeshLa
   if (layout.coordinates && mesh.coordinates.size() != mesh.ids.size() * static_cast<std::size_t>(layout.dim))
     file.fail("write_mesh: " + std::to_string(mesh.coordinates.size()) + " coordinates for " +
               std::to_string(mesh.ids.size()) + " nodes of dim " + std::to_string(layout.dim));
+  const std::size_t face_values = mesh.elements.size() * static_cast<std::size_t>(layout.boundary_fields) *
+                                  static_cast<std::size_t>(2 * layout.dim);
+  if (layout.boundary_fields > 0 && mesh.boundary.size() != face_values)
+    file.fail("write_mesh: " + std::to_string(mesh.boundary.size()) + " boundary tags for " +
+              std::to_string(mesh.elements.size()) + " elements of " + std::to_string(layout.boundary_fields) +
+              " fields and " + std::to_string(2 * layout.dim) + " faces");
+  if (layout.boundary_kinds && mesh.boundary_kinds.size() != face_values)
+    file.fail("write_mesh: " + std::to_string(mesh.boundary_kinds.size()) + " boundary kinds for " +
+              std::to_string(face_values) + " faces");
+  if (layout.groups && mesh.groups.size() != mesh.elements.size())
+    file.fail("write_mesh: " + std::to_string(mesh.groups.size()) + " groups for " +
+              std::to_string(mesh.elements.size()) + " elements");
 }
 
 /// The layout every rank writes: the same dim and order everywhere, E from the element
@@ -175,18 +267,32 @@ void check_held_elements(const FileContext& file, const Mesh& mesh, const MeshLa
 MeshLayout agree_on_layout(const std::string& path, const Mesh& mesh, MPI_Comm comm, const WriteOptions& options) {
   int ranks = 1;
   MPI_Comm_size(comm, &ranks);
-  long long local[4] = {mesh.info.dim, mesh.info.order, -mesh.info.dim, -mesh.info.order};
+  const MeshInfo& info = mesh.info;
+  const long long described[6] = {info.dim,        info.order,         info.boundary_fields, info.has_boundary_kinds,
+                                  info.has_groups, info.fluid_elements};
   const double timeout = detail::timeout_or_default({});  // every collective polled (mpi/polled.hpp)
-  long long global[4] = {local[0], local[1], local[2], local[3]};
-  detail::allreduce_polled(global, 4, MPI_LONG_LONG, MPI_MAX, comm, timeout);
+  long long global[12];
+  for (int i = 0; i < 6; ++i) {
+    global[i] = described[i];
+    global[6 + i] = -described[i];
+  }
+  detail::allreduce_polled(global, 12, MPI_LONG_LONG, MPI_MAX, comm, timeout);
   agreed(comm, [&] {
-    if (global[0] != -global[2] || global[1] != -global[3])
-      throw Error(ErrorCode::mismatch, "file '" + path + "': write_mesh: ranks disagree about dim or order");
+    for (int i = 0; i < 6; ++i)
+      if (global[i] != -global[6 + i])
+        throw Error(ErrorCode::mismatch, "file '" + path +
+                                             "': write_mesh: ranks disagree about dim, order, the boundary fields, "
+                                             "the groups or fluid_elements");
   });
   MeshLayout layout;
   layout.dim = mesh.info.dim;
   layout.order = mesh.info.order;
   layout.periods = mesh.info.periods;
+  layout.boundary_fields = info.boundary_fields;
+  layout.boundary_kinds = info.has_boundary_kinds;
+  layout.groups = info.has_groups;
+  layout.fluid_elements = info.fluid_elements;
+  layout.names = info.names;
   const auto local_elements = static_cast<long long>(mesh.elements.size());
   long long elements = local_elements, last_element = mesh.elements.empty() ? -1 : mesh.elements.back();
   detail::allreduce_polled(&elements, 1, MPI_LONG_LONG, MPI_SUM, comm, timeout);
@@ -231,6 +337,8 @@ struct MeshWriter::Impl {
 MeshWriter::MeshWriter(const std::string& path, const MeshLayout& layout) {
   const detail::ThreadEntry entry(&detail::hdf5_in_use);
   io::check_layout(path, layout);
+  if (layout.boundary_fields > 0 || layout.groups || !layout.names.empty())
+    io::FileContext(path).fail("MeshWriter writes no boundary, groups or names; write_mesh does");
   io::QuietHdf5 quiet;
   auto impl = std::make_unique<Impl>(path, layout);
   impl->handle = io::Id(H5Fcreate(impl->temporary.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT));
@@ -334,6 +442,8 @@ void write_mesh(const std::string& path, const Mesh& mesh, MPI_Comm comm, WriteO
     agreed(comm, [&] {
       MeshDatasets sets = create_mesh_objects(file, handle.get(), layout, /*chunked=*/false);
       write_element_rows(file, layout, sets, runs, mesh.ids.data(), mesh.coordinates.data(), owners, transfer.get());
+      write_addition_rows(file, layout, sets, runs, mesh, transfer.get());
+      write_names(file, layout, sets, rank == 0, transfer.get());
     });
     const bool closed = H5Fclose(handle.release()) >= 0;
     agreed(comm, [&] {

@@ -2,6 +2,8 @@
 // writer; and the two-element example.
 #include "tools/box.hpp"
 
+#include "io/import/geometry.hpp"
+
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -32,39 +34,6 @@ MeshLayout layout_of(const BoxSpec& spec) {
 }
 
 }  // namespace
-
-std::vector<double> gll_points(int order) {
-  // Interior points are the roots of P'_N; Newton's method on the Legendre recurrence,
-  // started from the Chebyshev-Gauss-Lobatto points, converges in a few steps.
-  const int n = order;
-  std::vector<double> x(static_cast<std::size_t>(n) + 1);
-  for (int i = 0; i <= n; ++i) {
-    double xi = -std::cos(std::numbers::pi * i / n);
-    for (int iteration = 0; iteration < 100 && i > 0 && i < n; ++iteration) {
-      // P_{n}, P_{n-1} at xi; then P'_n and P''_n from the Legendre ODE.
-      double p_prev = 1, p = xi;
-      for (int k = 2; k <= n; ++k) {
-        const double p_next = ((2 * k - 1) * xi * p - (k - 1) * p_prev) / k;
-        p_prev = p;
-        p = p_next;
-      }
-      const double dp = n * (p_prev - xi * p) / (1 - xi * xi);
-      const double d2p = (2 * xi * dp - n * (n + 1) * p) / (1 - xi * xi);
-      const double step = dp / d2p;
-      xi -= step;
-      if (std::abs(step) < 1e-16) break;
-    }
-    x[static_cast<std::size_t>(i)] = xi;
-  }
-  x.front() = -1;
-  x.back() = 1;
-  for (int i = 0; i <= n / 2; ++i) {  // exact symmetry, and 0 exactly in the middle
-    const double mean = (x[static_cast<std::size_t>(n - i)] - x[static_cast<std::size_t>(i)]) / 2;
-    x[static_cast<std::size_t>(i)] = -mean;
-    x[static_cast<std::size_t>(n - i)] = mean;
-  }
-  return x;
-}
 
 void BoxSpec::validate() const {
   auto fail = [](const std::string& why) { throw Error(ErrorCode::invalid_argument, "box: " + why); };
@@ -121,7 +90,7 @@ std::array<double, 3> BoxSpec::lengths() const {
   return {static_cast<double>(elements[0]), static_cast<double>(elements[1]), static_cast<double>(elements[2])};
 }
 
-Box::Box(const BoxSpec& spec) : spec_(spec), gll_(gll_points(spec.order)) {
+Box::Box(const BoxSpec& spec) : spec_(spec), gll_(io::import::gll_points(spec.order)) {
   spec_.validate();
   for (int d = 0; d < spec_.dim; ++d) lattice_[d] = spec_.elements[d] * spec_.order + (spec_.periodic[d] ? 0 : 1);
 }
@@ -154,7 +123,7 @@ void Box::element_coordinates(std::int64_t e, std::span<double> out) const {
         const int local[3] = {a, b, c};
         double x[3] = {0, 0, 0};
         // Unit elements: shared faces get bitwise equal coordinates from both sides.
-        for (int d = 0; d < dim; ++d) x[d] = static_cast<double>(index[d]) + (1 + gll_[local[d]]) / 2;
+        for (int d = 0; d < dim; ++d) x[d] = static_cast<double>(index[d]) + gll_[local[d]];
         if (spec_.deform) {
           // A displacement that vanishes on every face of the box: the box, its periodic
           // faces and the agreement of shared nodes are kept; amplitude small enough that

@@ -15,10 +15,6 @@
 
 namespace gsr::tools {
 
-/// The N+1 Gauss-Lobatto-Legendre points of order N on [-1, 1], ascending, with the
-/// end points exactly -1 and 1 and the others symmetric.
-std::vector<double> gll_points(int order);
-
 struct BoxSpec {
   static constexpr int max_order = 64;  // the mesh format's limit (docs/mesh-format.md)
 
@@ -52,7 +48,7 @@ public:
 
 private:
   BoxSpec spec_;
-  std::vector<double> gll_;
+  std::vector<double> gll_;                       // io::import::gll_points: on [0, 1]
   std::array<std::int64_t, 3> lattice_{1, 1, 1};  // distinct node positions per axis
 };
 

@@ -2,16 +2,23 @@
 //
 //   gsr-mesh box --dim 2 --elements 4,3 --order 4 [--periodic x] [--deform] [--partition P] -o box.h5
 //   gsr-mesh two-element -o two_element.h5
+//   mpiexec -n 2 gsr-mesh import ethier.re2 --order 7 -o ethier.h5
 //
-// A serial program: the writer streams the mesh slab by slab, so memory stays O(slab).
+// box and two-element are serial: the writer streams the mesh slab by slab, so memory stays
+// O(slab). import runs on any number of ranks, each holding its block of elements
+// (docs/mesh-import.md).
+#include <gsr/import.hpp>
+
 #include "tools/box.hpp"
 #include "tools/outputs.hpp"
 #include "tools/progress.hpp"
 
 #include <CLI/CLI.hpp>
 
+#include <iomanip>
 #include <iostream>
 #include <limits>
+#include <sstream>
 
 namespace {
 
@@ -86,6 +93,104 @@ void write_box_file(BoxArguments args) {
   std::cout << "\n";
 }
 
+/// The import subcommand's options, as parsed.
+struct ImportArguments {
+  std::string input, output, format = "auto", vertex_file;
+  bool no_vertex_file = false;
+  gsr::ImportOptions options;
+};
+
+CLI::App* add_import_command(CLI::App& app, ImportArguments& args) {
+  CLI::App* import =
+      app.add_subcommand("import",
+                         "a Nek5000 .re2 or Gmsh .msh mesh, its GLL nodes numbered at order N (docs/mesh-import.md); "
+                         "runs under mpiexec at any rank count");
+  import->add_option("input", args.input, "the mesh to import (CASE.re2 or MESH.msh)")->required();
+  import->add_option("-o,--output", args.output, "mesh file to write (FILE.h5)")->required();
+  import->add_option("--order", args.options.order, "polynomial order N (N+1 nodes per axis)")
+      ->required()
+      ->check(CLI::Range(1, gsr::tools::BoxSpec::max_order));
+  import->add_option("--format", args.format, "input format: re2, msh or auto (from the extension)")
+      ->check(CLI::IsMember({"auto", "re2", "msh"}));
+  import->add_option("--vertex-file", args.vertex_file,
+                     ".re2: the .co2 or .ma2 with the corners' vertex ids (default: CASE.co2 or CASE.ma2 beside it)");
+  import->add_flag("--no-vertex-file", args.no_vertex_file,
+                   ".re2: ignore any .co2/.ma2 and match corners by coordinates");
+  import
+      ->add_option("--tolerance", args.options.tolerance,
+                   "corners closer than this fraction of their shortest edge are one vertex (default 0.1)")
+      ->check(CLI::Range(1e-12, 0.49));
+  return import;
+}
+
+std::string seconds_text(double seconds) {
+  std::ostringstream text;
+  text << std::fixed << std::setprecision(seconds < 10 ? 3 : 1) << seconds << " s";
+  return text.str();
+}
+
+void print_summary(const gsr::ImportSummary& s, const std::string& output, int ranks) {
+  std::ostream& out = std::cout;
+  out << "gsr-mesh: imported " << s.input << " (" << s.format << ") on " << ranks << (ranks == 1 ? " rank" : " ranks")
+      << "; wrote " << output << " and its sidecar " << gsr::xdmf_path(output) << "\n";
+  const std::int64_t nodes = s.dim == 3 ? std::int64_t{s.order + 1} * (s.order + 1) * (s.order + 1)
+                                        : std::int64_t{s.order + 1} * (s.order + 1);
+  out << "  dimension       " << s.dim << "\n";
+  out << "  elements        " << s.elements;
+  if (s.fluid_elements != s.elements)
+    out << " (fluid " << s.fluid_elements << ", solid " << s.elements - s.fluid_elements << ")";
+  out << "\n  order           " << s.order << " (" << nodes << " nodes per element)\n";
+  out << "  vertices        " << s.vertices << " (" << s.vertex_source << ")\n";
+  out << "  edges           " << s.edges << "\n";
+  if (s.dim == 3) out << "  faces           " << s.faces << "\n";
+  out << "  global ids      " << s.ids << "\n";
+  out << "  curved sides    " << s.curved_sides << "\n";
+  out << "  periodic pairs  " << s.periodic_face_pairs << " pairs of faces\n";
+  out << "  boundary faces  ";
+  if (s.boundary.empty()) out << "none";
+  for (std::size_t i = 0; i < s.boundary.size(); ++i) {
+    const gsr::BoundaryCount& b = s.boundary[i];
+    if (i > 0) out << "\n                  ";
+    out << "field " << b.field + 1 << ": " << b.faces << " with tag " << b.tag;
+    if (!b.kind.empty()) out << " (" << b.kind << ")";
+    if (!b.name.empty()) out << " \"" << b.name << "\"";
+  }
+  out << "\n";
+  if (s.open_faces > 0)
+    out << "  open faces      " << s.open_faces << " faces neither shared nor on a tagged boundary\n";
+  out << "  steps          ";
+  double total = 0;
+  for (const gsr::ImportStep& step : s.steps) {
+    out << " " << step.name << " " << seconds_text(step.seconds) << ";";
+    total += step.seconds;
+  }
+  out << " total " << seconds_text(total) << "\n";
+  for (const std::string& warning : s.warnings) out << "gsr-mesh: warning: " << warning << "\n";
+}
+
+/// Runs the import on every rank; rank 0 prints. Returns the exit code, the same everywhere.
+int run_import(ImportArguments args) {
+  int rank = 0, ranks = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  try {
+    const std::string problem = gsr::tools::output_problem(
+        {{"-o", args.output}, {"its XDMF sidecar", gsr::xdmf_path(args.output)}}, {{"the input", args.input}});
+    if (!problem.empty()) throw gsr::Error(gsr::ErrorCode::invalid_argument, problem + "; nothing was written");
+    args.options.format = args.format == "re2"   ? gsr::MeshFormat::re2
+                          : args.format == "msh" ? gsr::MeshFormat::msh
+                                                 : gsr::MeshFormat::automatic;
+    args.options.vertex_file = args.vertex_file;
+    args.options.ignore_vertex_file = args.no_vertex_file;
+    const gsr::ImportSummary summary = gsr::import_mesh_file(args.input, args.output, MPI_COMM_WORLD, args.options);
+    if (rank == 0) print_summary(summary, args.output, ranks);
+  } catch (const gsr::Error& e) {
+    if (rank == 0) std::cerr << "gsr-mesh: error: " << e.what() << "\n";
+    return 1;
+  }
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -97,8 +202,17 @@ int main(int argc, char** argv) {
   CLI::App* two = app.add_subcommand(
       "two-element", "the worked example of docs/concepts.md: two elements of order 2 on two ranks (its Table 1)");
   two->add_option("-o,--output", two_output, "mesh file to write (FILE.h5)")->required();
+  ImportArguments import_args;
+  CLI::App* import = add_import_command(app, import_args);
 
   CLI11_PARSE(app, argc, argv);
+
+  if (import->parsed()) {
+    MPI_Init(&argc, &argv);
+    const int code = run_import(import_args);
+    MPI_Finalize();
+    return code;
+  }
 
   try {
     if (box->parsed()) {

@@ -1,6 +1,7 @@
 // numbering_test.cpp — the generator's numbering against an independent count (serial):
-// multiplicities 1/2/4 in 2-D and 1/2/4/8 in 3-D, periodic faces without singletons,
-// GLL points, the partition's balance and connectivity, and O(slab) writer memory.
+// multiplicities 1/2/4 in 2-D and 1/2/4/8 in 3-D, periodic faces without singletons, the
+// partition's balance and connectivity, and O(slab) writer memory. (Its GLL points are
+// io::import::gll_points, tested in tests/import/geometry_test.cpp.)
 #include "scratch_dir.hpp"
 #include "tools/box.hpp"
 
@@ -35,31 +36,6 @@ std::map<int, std::int64_t> histogram(const std::map<std::int64_t, int>& count) 
   std::map<int, std::int64_t> h;
   for (const auto& [id, c] : count) ++h[c];
   return h;
-}
-
-TEST(Gll, PointsAreTheLobattoNodes) {
-  EXPECT_EQ(gsr::tools::gll_points(1), (std::vector<double>{-1, 1}));
-  EXPECT_EQ(gsr::tools::gll_points(2), (std::vector<double>{-1, 0, 1}));
-  const std::vector<double> four = gsr::tools::gll_points(4);
-  EXPECT_NEAR(four[1], -std::sqrt(3.0 / 7.0), 1e-15);
-  EXPECT_EQ(four[2], 0.0);
-  const std::vector<double> seven = gsr::tools::gll_points(7);
-  for (std::size_t i = 0; i < seven.size(); ++i) EXPECT_EQ(seven[i], -seven[seven.size() - 1 - i]);
-  for (std::size_t i = 1; i < seven.size(); ++i) EXPECT_LT(seven[i - 1], seven[i]);
-  // Gauss-Lobatto quadrature of order 7 integrates x^10 exactly (degree <= 2N-1 = 13),
-  // with the weights 2 / (N (N+1) P_N(x)^2).
-  auto legendre = [](int n, double x) {
-    double p0 = 1, p1 = x;
-    for (int k = 2; k <= n; ++k) {
-      const double p2 = ((2 * k - 1) * x * p1 - (k - 1) * p0) / k;
-      p0 = p1;
-      p1 = p2;
-    }
-    return p1;
-  };
-  double integral = 0;
-  for (const double x : seven) integral += 2.0 / (7 * 8 * legendre(7, x) * legendre(7, x)) * std::pow(x, 10);
-  EXPECT_NEAR(integral, 2.0 / 11.0, 1e-13);
 }
 
 TEST(BoxNumbering, TwoDimensionsHaveMultiplicities1_2_4) {

@@ -31,29 +31,41 @@ inline constexpr int edges_per_element(int dim) { return dim == 3 ? 12 : 4; }
 /// One boundary-condition record: a .re2 BC record (any field) or a Gmsh boundary element
 /// (a face of a volume element carrying a physical tag).
 struct FaceRecord {
-  std::int64_t element = 0;       // 0-based, global
-  int face = 0;                   // 0 .. 2*dim-1, our numbering
-  int field = 0;                  // 0-based BC section of a .re2 (0: velocity); 0 for Gmsh
-  std::array<char, 4> kind{};     // Nek5000's cbc without trailing blanks ("P", "E", "W", "v",
-                                  // "MSH", "EXO", ...), NUL-padded; "" for Gmsh
-  std::int64_t tag = 0;           // boundary id: Gmsh's physical tag; a .re2's bc(5) (the id
-                                  // gmsh2nek and exo2nek store there), 0 when it has none
+  std::int64_t element = 0;         // 0-based, global
+  int face = 0;                     // 0 .. 2*dim-1, our numbering
+  int field = 0;                    // 0-based BC section of a .re2 (0: velocity); 0 for Gmsh
+  std::array<char, 4> kind{};       // Nek5000's cbc without trailing blanks ("P", "E", "W", "v",
+                                    // "MSH", "EXO", ...), NUL-padded; "" for Gmsh
+  std::int64_t tag = 0;             // boundary id: Gmsh's physical tag; a .re2's bc(5) (the id
+                                    // gmsh2nek and exo2nek store there), 0 when it has none
   std::int64_t other_element = -1;  // "P" (and "E" when given): connected element, 0-based
   int other_face = -1;              // ... and its face, our numbering
   std::array<double, 5> params{};   // bc(1..5) as read (for P: as decoded, not raw bits)
 };
 
 /// A curved side of a .re2 element (its curve section).
+///
+/// params are the record's curve(1..5) as read, but for 'C' (circular arc, core/genxyz.f
+/// arcsrf): params[0] is the signed radius R with respect to our edge direction, from its
+/// lower corner a to its higher corner b: the arc's centre lies at (a + b) / 2 - n R cos(dt),
+/// n = (b.y - a.y, a.x - b.x) / |b - a|, sin(dt) = |b - a| / (2 |R|). Nek5000 gives R for the
+/// prenek direction of the edge (corner k to k + 1 around the bottom or top face); where that
+/// runs from our higher corner to our lower one (prenek edges 3, 4, 7, 8; 2-D: 3, 4) the
+/// reader negates R, so that the formula above holds for every edge with our a and b (a
+/// convex side of a counter-clockwise element then has R > 0 on prenek edges 1, 2, 5, 6 and
+/// R < 0 on prenek edges 3, 4, 7, 8). For 's' and 'e' (face curves) edge is our face number.
 struct Curve {
-  std::int64_t element = 0;     // 0-based, global
-  int edge = 0;                 // our edge numbering (a face index for 's'/'e' face curves)
-  char type = ' ';              // 'm' midpoint, 'C' circular arc, 's' sphere, ...
+  std::int64_t element = 0;  // 0-based, global
+  int edge = 0;              // our edge numbering (a face index for 's'/'e' face curves)
+  char type = ' ';           // 'm' midpoint, 'C' circular arc, 's' sphere, ...
   std::array<double, 5> params{};
 };
 
 /// One rank's block of the input mesh.
 struct ElementBlock {
   std::string source;               // the input file, for messages
+  std::string format;               // what the reader found, e.g. "Nek5000 .re2 #v003, little-endian"
+  std::string vertex_source;        // where `vertices` came from ("ethier.ma2", "node tags"), "" if none
   int dim = 0;                      // 2 or 3
   std::int64_t elements = 0;        // in the whole input (Nek5000's nelgt)
   std::int64_t fluid_elements = 0;  // .re2: nelgv (elements [0, nelgv) are fluid); = elements otherwise

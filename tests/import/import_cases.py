@@ -1,0 +1,282 @@
+#!/usr/bin/python3
+"""import_cases.py - the whole import as a user runs it: `gsr-mesh import` under mpiexec, the
+files it writes read back with h5py (a separate process, so the serial h5py never meets gsr's
+parallel HDF5), and checked against what the inputs say independently of gsr's code.
+
+  import_cases.py boxes     --gsr-mesh B --mpiexec "mpiexec -n" --work DIR
+      The same boxes written as .re2 (re2_writer.py) and as .msh (msh_writer.py), every
+      element re-oriented and the vertex ids shuffled: two nodes share an id exactly when they
+      are one point (positions modulo the period on periodic axes); the .re2 and the .msh give
+      the same groupings; ids are 1..M with M = V + (N-1) E + (N-1)^2 F + (N-1)^3 K counted
+      from the box's shape; the files are identical at P = 1, 2, 3; the periods are recorded.
+  import_cases.py nek       --gsr-mesh B --mpiexec ... --work DIR --meshes DIR --reference DIR
+      Nek5000's own numbering (nek_reference/*.ids, made by Nek5000's set_vert) and its node
+      coordinates (*.xyz, made by its genxyz) against the import of the same .re2, with and
+      without genmap's .ma2: identical groupings, coordinates equal to rounding.
+  import_cases.py pipe      --gsr-mesh B --gsr-check C --mpiexec ... --work DIR --meshes DIR
+      Nek5000's bcid_test/3D/pipe.msh (binary Gmsh 2.2, hex27) imports and passes gsr-check.
+  import_cases.py refusals  --gsr-mesh B --mpiexec ... --work DIR
+      Bad inputs and options: exit code 1, a message naming the problem, no output file.
+Exit code 0 when every check holds; the failures are listed otherwise.
+"""
+import argparse
+import gzip
+import os
+import shlex
+import subprocess
+import sys
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+try:
+    import h5py
+except ImportError:
+    sys.exit("import_cases.py: needs h5py for /usr/bin/python3 (Debian: apt-get install python3-h5py)")
+
+import msh_writer  # noqa: E402
+import re2_writer  # noqa: E402
+
+FAILURES = []
+
+
+def check(condition, what):
+    if not condition:
+        FAILURES.append(what)
+        print("FAIL:", what, flush=True)
+    return condition
+
+
+def run_import(args, ranks, source, output, order, *extra):
+    command = shlex.split(args.mpiexec) + [str(ranks), args.gsr_mesh, "import", source, "-o", output,
+                                           "--order", str(order), *extra]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    return result
+
+
+def imported(args, ranks, source, output, order, *extra):
+    """Imports and reads back: ids [E, nodes], coordinates [E, nodes, dim], the /mesh attributes."""
+    result = run_import(args, ranks, source, output, order, *extra)
+    if not check(result.returncode == 0, f"import of {source} at P = {ranks} failed: {result.stderr.strip()}"):
+        return None
+    with h5py.File(output, "r") as f:
+        mesh = f["mesh"]
+        out = {"ids": mesh["global_ids"][...], "xyz": mesh["coordinates"][...],
+               "periods": np.array(mesh.attrs.get("periods", [])), "stdout": result.stdout}
+        if "boundary" in mesh:
+            out["boundary"] = mesh["boundary"][...]
+    return out
+
+
+def same_partition(a, b):
+    """Whether the labels a and b (same shape) group the positions alike: a bijection between them."""
+    a, b = np.asarray(a).ravel(), np.asarray(b).ravel()
+    pairs = np.unique(np.stack([a, b], axis=1), axis=0)
+    return len(pairs) == len(np.unique(a)) == len(np.unique(b))
+
+
+def position_keys(xyz, periods, scale):
+    """One key per node: its position rounded to 1e-7 of the mesh size, wrapped by the periods."""
+    dim = xyz.shape[-1]
+    p = xyz.reshape(-1, dim).copy()
+    for d in range(dim):
+        if d < len(periods) and periods[d] > 0:
+            p[:, d] = np.mod(p[:, d] + 1e-9 * scale, periods[d]) - 1e-9 * scale
+    return np.round(p / (1e-7 * scale)).astype(np.int64)
+
+
+def position_labels(xyz, periods, scale):
+    _, labels = np.unique(position_keys(xyz, periods, scale), axis=0, return_inverse=True)
+    return labels.ravel()
+
+
+def expected_ids(n, order, periodic):
+    """V + (N-1) E + (N-1)^2 F + (N-1)^3 K for a box of n elements per axis, counted from its
+    lattice: along a periodic axis the last layer of vertices is the first."""
+    dim = len(n)
+    points = [n[d] if d in periodic else n[d] + 1 for d in range(dim)]  # vertex layers
+    cells = list(n)
+    total = 0
+    # An entity of the box spans a subset S of the axes: cells along S, vertex layers across.
+    for mask in range(1 << dim):
+        count = 1
+        for d in range(dim):
+            count *= cells[d] if mask >> d & 1 else points[d]
+        total += count * (order - 1) ** bin(mask).count("1")
+    return total
+
+
+def box_cases(args):
+    work = args.work
+    order = 3
+    cases = [((4, 3), ()), ((3, 3, 2), ()), ((3, 2, 3), (0, 2))]
+    for n, periodic in cases:
+        dim = len(n)
+        name = "box%dd%s" % (dim, "_p" + "".join("xyz"[a] for a in periodic) if periodic else "")
+        re2 = os.path.join(work, name + ".re2")
+        msh = os.path.join(work, name + ".msh")
+        mesh = re2_writer.box(n, periodic=periodic, reorient="all", shuffle=True, seed=7)
+        re2_writer.write_re2(re2, mesh, version="#v002")
+        box = msh_writer.Box(dim, n, order=2, reorient=True, shuffle=True, seed=7, periodic=periodic)
+        msh_writer.write_msh(msh, box, version="4.1", binary=True)
+        results = {}
+        for source in (re2, msh):
+            for ranks in (1, 2, 3):
+                out = imported(args, ranks, source, os.path.join(work, "%s_%s_p%d.h5" % (name, source[-3:], ranks)),
+                               order)
+                if out is None:
+                    continue
+                results[(source, ranks)] = out
+        for source in (re2, msh):
+            if (source, 1) not in results:
+                continue
+            one = results[(source, 1)]
+            ids, xyz = one["ids"], one["xyz"]
+            m = expected_ids(n, order, periodic)
+            check(ids.min() == 1 and ids.max() == m and len(np.unique(ids)) == m,
+                  f"{source}: ids {ids.min()}..{ids.max()}, {len(np.unique(ids))} distinct; the box has {m} points")
+            periods = np.zeros(dim)
+            for a in periodic:
+                periods[a] = 1.0
+            check(np.allclose(np.pad(one["periods"], (0, dim - len(one["periods"]))), periods),
+                  f"{source}: periods {one['periods']}, expected {periods}")
+            labels = position_labels(xyz, periods, 1.0)
+            check(same_partition(ids, labels), f"{source}: ids do not group the nodes as their positions do")
+            for ranks in (2, 3):
+                other = results.get((source, ranks))
+                if other is not None:
+                    check(np.array_equal(other["ids"], ids) and np.array_equal(other["xyz"], xyz),
+                          f"{source}: the file at P = {ranks} differs from the one at P = 1")
+        if (re2, 1) in results and (msh, 1) in results:
+            # The same box from both formats: map every position to its id class in each.
+            a, b = results[(re2, 1)], results[(msh, 1)]
+            periods = [1.0 if d in periodic else 0.0 for d in range(dim)]
+            ids_at_a = {tuple(k): i for k, i in zip(position_keys(a["xyz"], periods, 1.0), a["ids"].ravel())}
+            ids_at_b = {tuple(k): i for k, i in zip(position_keys(b["xyz"], periods, 1.0), b["ids"].ravel())}
+            check(set(ids_at_a) == set(ids_at_b), f"{name}: the .re2 and the .msh have different node positions")
+            common = sorted(set(ids_at_a) & set(ids_at_b))
+            check(same_partition([ids_at_a[p] for p in common], [ids_at_b[p] for p in common]),
+                  f"{name}: the .re2 and the .msh group the positions differently")
+        print(f"{name}: checked", flush=True)
+
+
+def read_reference(path):
+    opener = gzip.open if path.endswith(".gz") else open
+    rows = []
+    with opener(path, "rt") as f:
+        for line in f:
+            if line.startswith("#") or not line.strip():
+                continue
+            rows.append([float(v) for v in line.split()])
+    return np.array(rows)
+
+
+NEK_CASES = [  # case, .re2 in the tarball (None: shipped in nek_reference)
+    ("ethier", "ethier/ethier.re2"),
+    ("lpm_one", "lpm_one/uniform.re2"),
+    ("double_shear", "double_shear/double_shear.re2"),
+    ("lowMach_test", "lowMach_test/lowMach_test.re2"),
+    ("pbox", None),
+]
+
+
+def nek_cases(args):
+    for case, source in NEK_CASES:
+        re2 = os.path.join(args.reference, case + ".re2") if source is None else \
+            os.path.join(args.meshes, "Nek5000", "short_tests", source)
+        ids_file = os.path.join(args.reference, case + ".ids")
+        xyz_file = next(p for p in (os.path.join(args.reference, case + ".xyz"),
+                                    os.path.join(args.reference, case + ".xyz.gz")) if os.path.exists(p))
+        nek_ids = read_reference(ids_file).astype(np.int64)
+        nek_xyz = read_reference(xyz_file)
+        lx1 = round(nek_ids.shape[1] ** (1 / (3 if nek_ids.shape[1] in (8, 27, 64, 125, 216) else 2)))
+        order = lx1 - 1
+        ma2 = os.path.join(args.reference, case + ".ma2")
+        for label, extra in (("with its .ma2", ("--vertex-file", ma2)), ("without a .ma2", ("--no-vertex-file",))):
+            out = imported(args, 2, re2, os.path.join(args.work, f"{case}_{len(extra)}.h5"), order, *extra)
+            if out is None:
+                continue
+            ids = out["ids"]
+            check(ids.shape == nek_ids.shape, f"{case} {label}: ids of shape {ids.shape}, Nek5000's {nek_ids.shape}")
+            if ids.shape != nek_ids.shape:
+                continue
+            check(same_partition(ids, nek_ids), f"{case} {label}: the ids group the nodes unlike Nek5000's")
+            xyz = out["xyz"].reshape(ids.shape[0], -1)
+            dim = out["xyz"].shape[-1]
+            ref = nek_xyz.reshape(ids.shape[0], ids.shape[1], -1)[:, :, :dim].reshape(ids.shape[0], -1)
+            scale = max(1.0, float(np.abs(ref).max()))
+            difference = float(np.abs(xyz - ref).max())
+            check(difference <= 1e-9 * scale, f"{case} {label}: coordinates differ from Nek5000's by {difference:g}")
+            print(f"{case} {label}: checked (coordinates within {difference:.2g})", flush=True)
+
+
+def pipe_case(args):
+    pipe = os.path.join(args.meshes, "Nek5000", "short_tests", "bcid_test", "3D", "pipe.msh")
+    output = os.path.join(args.work, "pipe.h5")
+    out = imported(args, 2, pipe, output, 2)
+    if out is None:
+        return
+    check(out["ids"].shape == (960, 27), f"pipe.msh: ids of shape {out['ids'].shape}, expected 960 elements of 27")
+    tags, counts = np.unique(out["boundary"][out["boundary"] >= 0], return_counts=True)
+    found = dict(zip(tags.tolist(), counts.tolist()))
+    check(found == {1: 48, 2: 48, 3: 320}, f"pipe.msh: boundary faces by tag {found}, the file has 48, 48 and 320")
+    command = shlex.split(args.mpiexec) + ["2", args.gsr_check, output]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    check(result.returncode == 0, f"gsr-check pipe.h5: exit {result.returncode}: {result.stdout}{result.stderr}")
+    print("pipe.msh: checked", flush=True)
+
+
+def refusals(args):
+    work = args.work
+    good = os.path.join(work, "good.re2")
+    re2_writer.write_re2(good, re2_writer.box((2, 2)))
+    with open(good, "rb") as f:
+        data = f.read()
+    truncated = os.path.join(work, "truncated.re2")
+    with open(truncated, "wb") as f:
+        f.write(data[: len(data) - 50])
+    cases = [
+        ("the output is the input", good, good, 2, (), "is the same file as"),
+        ("an unknown extension", good.replace(".re2", ".txt"), os.path.join(work, "x.h5"), 2, (), "from its extension"),
+        ("a truncated file", truncated, os.path.join(work, "truncated.h5"), 2, (), truncated),
+        ("a missing file", os.path.join(work, "missing.re2"), os.path.join(work, "missing.h5"), 2, (), "missing.re2"),
+        ("order 0", good, os.path.join(work, "order0.h5"), 0, (), "--order"),
+        ("order 65", good, os.path.join(work, "order65.h5"), 65, (), "--order"),
+    ]
+    with open(good.replace(".re2", ".txt"), "wb") as f:
+        f.write(data)
+    for what, source, output, order, extra, words in cases:
+        result = run_import(args, 2, source, output, order, *extra)
+        text = result.stdout + result.stderr
+        check(result.returncode != 0, f"{what}: exit code 0")
+        check(words in text, f"{what}: the message does not say '{words}': {text.strip()}")
+        if output != source:
+            check(not os.path.exists(output), f"{what}: {output} was written")
+        print(f"refused {what}", flush=True)
+    with open(good, "rb") as f:
+        check(f.read() == data, "the input was changed by the refused import over it")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("what", choices=["boxes", "nek", "pipe", "refusals"])
+    parser.add_argument("--gsr-mesh", required=True)
+    parser.add_argument("--gsr-check")
+    parser.add_argument("--mpiexec", required=True, help='launcher and its rank-count flag, e.g. "mpiexec -n"')
+    parser.add_argument("--work", required=True)
+    parser.add_argument("--meshes", help="folder holding Nek5000/short_tests/...")
+    parser.add_argument("--reference", default=os.path.join(HERE, "nek_reference"))
+    args = parser.parse_args()
+    os.makedirs(args.work, exist_ok=True)
+    {"boxes": box_cases, "nek": nek_cases, "pipe": pipe_case, "refusals": refusals}[args.what](args)
+    if FAILURES:
+        print(f"import_cases.py {args.what}: {len(FAILURES)} failures", file=sys.stderr)
+        return 1
+    print(f"import_cases.py {args.what}: every check holds")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
