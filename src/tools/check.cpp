@@ -483,8 +483,11 @@ std::vector<int> face_corners(int dim, int order, int face) {
 
 /// A face on its way to the rank that counts the faces with its corner ids.
 struct FaceKey {
-  std::array<std::int64_t, 4> corners{};  // sorted ids (0 where a 2-D face has no more)
-  std::int64_t slot = 0;                  // local element * 2 dim + face, on the sender
+  // The sorted ids of its corners (0 where a 2-D face has no more), then a digest of the
+  // sorted ids of all its nodes: faces whose corners alone agree (two elements across a
+  // periodic direction of two elements) are told apart by the nodes between.
+  std::array<std::int64_t, 5> corners{};
+  std::int64_t slot = 0;  // local element * 2 dim + face, on the sender
 };
 
 struct FaceCount {
@@ -493,31 +496,43 @@ struct FaceCount {
 };
 
 /// Collective: for each local face (element k, face s at k * 2 dim + s), how many faces of
-/// the mesh, itself included, have the same corner ids; 1: no other element shares it. Found
-/// from the ids alone: each face goes to an owner rank chosen by a hash of its corner ids,
+/// the mesh, itself included, have the same node ids; 1: no other element shares it. Found
+/// from the ids alone: each face goes to an owner rank chosen by a hash of its key (FaceKey),
 /// the owner counts equal keys and sends the counts back.
 std::vector<std::int64_t> face_sharing(const Subject& subject) {
   const int dim = subject.mesh.dim(), order = subject.mesh.order(), faces = 2 * dim;
   const auto nodes = static_cast<std::size_t>(subject.mesh.nodes_per_element());
   int ranks = 1;
   MPI_Comm_size(subject.comm, &ranks);
-  std::vector<std::vector<int>> corners;
-  for (int s = 0; s < faces; ++s) corners.push_back(face_corners(dim, order, s));
+  std::vector<std::vector<int>> corners, face_nodes(static_cast<std::size_t>(faces));
+  for (int s = 0; s < faces; ++s) {
+    corners.push_back(face_corners(dim, order, s));
+    for (int n = 0; n < static_cast<int>(nodes); ++n)
+      if (on_face(order, n, s)) face_nodes[s].push_back(n);
+  }
+  auto mix = [](std::uint64_t hash, std::int64_t value) {
+    hash ^= static_cast<std::uint64_t>(value);
+    hash *= 0xff51afd7ed558ccdULL;
+    return hash ^ (hash >> 33);
+  };
   std::vector<FaceKey> keys;
   std::vector<int> owners;
+  std::vector<std::int64_t> ids;
   for (std::size_t k = 0; k < subject.mesh.local_elements(); ++k)
     for (int s = 0; s < faces; ++s) {
       FaceKey key;
       for (std::size_t c = 0; c < corners[s].size(); ++c)
         key.corners[c] = subject.ids[k * nodes + static_cast<std::size_t>(corners[s][c])];
-      std::sort(key.corners.begin(), key.corners.end());  // a 2-D face's two unused zeros come first
+      std::sort(key.corners.begin(), key.corners.begin() + 4);  // a 2-D face's two unused zeros come first
+      ids.clear();
+      for (const int n : face_nodes[s]) ids.push_back(subject.ids[k * nodes + static_cast<std::size_t>(n)]);
+      std::sort(ids.begin(), ids.end());
+      std::uint64_t digest = 0x9e3779b97f4a7c15ULL;
+      for (const std::int64_t id : ids) digest = mix(digest, id);
+      key.corners[4] = static_cast<std::int64_t>(digest);
       key.slot = static_cast<std::int64_t>(k) * faces + s;
-      std::uint64_t hash = 0x9e3779b97f4a7c15ULL;
-      for (const std::int64_t id : key.corners) {
-        hash ^= static_cast<std::uint64_t>(id);
-        hash *= 0xff51afd7ed558ccdULL;
-        hash ^= hash >> 33;
-      }
+      std::uint64_t hash = 0;
+      for (const std::int64_t value : key.corners) hash = mix(hash, value);
       keys.push_back(key);
       owners.push_back(static_cast<int>(hash % static_cast<std::uint64_t>(ranks)));
     }
