@@ -242,6 +242,45 @@ TEST(CheckBoundary, PeriodicCopiesWithoutAxisPeriodAreNotCompared) {
   EXPECT_EQ(with_period.at("coordinates").at("groups_over_tolerance"), 0);
 }
 
+// 2-D, where a face is an edge: two order-2 elements side by side along x (lattice 5 x 3, ids
+// 1 + gx + 5 gy), one field, no kinds, no groups. Outer faces get tag 9 except element 1's
+// top (face 3, s+), left without a condition: 5 tagged faces, 2 shared (the faces between the
+// elements), 1 open.
+TEST(CheckBoundary, TwoDimensionalOpenFace) {
+  ScratchDir dir("check-boundary-2d");
+  const std::string path = dir.file("2d.h5");
+  gsr::Mesh mesh;
+  mesh.info.dim = 2;
+  mesh.info.order = order;
+  mesh.info.boundary_fields = 1;
+  const auto [first, last] = gsr::block_range(2, world_rank(), world_size());
+  for (std::int64_t e = first; e < last; ++e) {
+    mesh.elements.push_back(e);
+    for (int b = 0; b < n1; ++b)
+      for (int a = 0; a < n1; ++a) mesh.ids.push_back(1 + e * order + a + 5 * b);
+    for (int s = 0; s < 4; ++s) {
+      const bool shared = (e == 0 && s == 1) || (e == 1 && s == 0);
+      mesh.boundary.push_back(shared || (e == 1 && s == 3) ? -1 : 9);
+    }
+  }
+  gsr::write_mesh(path, mesh, MPI_COMM_WORLD);
+  gsr::tools::CheckOptions options;
+  options.path = path;
+  options.compare_methods = false;
+  options.method = gsr::Method::pairwise;
+  const json report = gsr::tools::check_mesh(options, MPI_COMM_WORLD);
+  const json& one = report.at("boundary").at("fields")[0];
+  EXPECT_EQ(one.at("faces"), 8);
+  EXPECT_EQ(one.at("shared"), 2);
+  EXPECT_EQ(one.at("open"), 1);
+  EXPECT_EQ(one.at("no_condition"), 3);
+  EXPECT_EQ(one.at("tags"), json::parse(R"({"9": {"faces": 5}})"));
+  EXPECT_FALSE(report.contains("groups"));
+  EXPECT_FALSE(report.at("consistent").get<bool>());
+  EXPECT_TRUE(mentions(report.at("problems"), "1 open faces")) << report.at("problems").dump();
+  EXPECT_TRUE(mentions(report.at("problems"), ": element 1 face s+")) << report.at("problems").dump();
+}
+
 // Without the additions the report has none of their members.
 TEST(CheckBoundary, PlainMeshReportUnchanged) {
   Box box;
