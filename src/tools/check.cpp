@@ -16,8 +16,10 @@
 #include "mpi/polled.hpp"
 
 #include <gsr/handle.hpp>
+#include <gsr/transfer.hpp>
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -61,6 +63,7 @@ public:
   void finish() {
     if (progress_) progress_(total_, total_, "done");
   }
+  void add_step() { ++total_; }
 
 private:
   std::function<void(int, int, const std::string&)> progress_;
@@ -88,21 +91,27 @@ std::string kind_name(int dim, int boundary) {
   return dim == 3 && boundary == 1 ? "face" : "edge";
 }
 
-/// Every rank's (kind, multiplicity) -> entries counts, merged on every rank.
-std::map<std::pair<int, std::int64_t>, std::int64_t> merge_histograms(
-    const std::map<std::pair<int, std::int64_t>, std::int64_t>& local, MPI_Comm comm) {
-  std::vector<long long> flat;
-  for (const auto& [key, count] : local) flat.insert(flat.end(), {key.first, key.second, count});
+/// Every rank's values, concatenated in rank order, on every rank.
+std::vector<long long> gather_all(const std::vector<long long>& mine, MPI_Comm comm) {
   int ranks = 1;
   MPI_Comm_size(comm, &ranks);
-  const int length = static_cast<int>(flat.size());
+  const int length = static_cast<int>(mine.size());
   std::vector<int> lengths(static_cast<std::size_t>(ranks)), offsets(static_cast<std::size_t>(ranks), 0);
   const std::vector<std::byte> gathered = detail::allgather_polled(&length, sizeof length, comm, timeout());
   std::memcpy(lengths.data(), gathered.data(), gathered.size());
   for (int r = 1; r < ranks; ++r) offsets[r] = offsets[r - 1] + lengths[r - 1];
   std::vector<long long> all(static_cast<std::size_t>(offsets.back() + lengths.back()));
-  detail::allgatherv_polled(flat.data(), length, MPI_LONG_LONG, all.data(), lengths.data(), offsets.data(), comm,
+  detail::allgatherv_polled(mine.data(), length, MPI_LONG_LONG, all.data(), lengths.data(), offsets.data(), comm,
                             timeout());
+  return all;
+}
+
+/// Every rank's (kind, multiplicity) -> entries counts, merged on every rank.
+std::map<std::pair<int, std::int64_t>, std::int64_t> merge_histograms(
+    const std::map<std::pair<int, std::int64_t>, std::int64_t>& local, MPI_Comm comm) {
+  std::vector<long long> flat;
+  for (const auto& [key, count] : local) flat.insert(flat.end(), {key.first, key.second, count});
+  const std::vector<long long> all = gather_all(flat, comm);
   std::map<std::pair<int, std::int64_t>, std::int64_t> merged;
   for (std::size_t i = 0; i + 2 < all.size(); i += 3) merged[{static_cast<int>(all[i]), all[i + 1]}] += all[i + 2];
   return merged;
@@ -446,6 +455,300 @@ json report_multiplicities(const Subject& subject, const std::vector<std::int64_
   return described;
 }
 
+// ---- boundary faces (the optional /mesh/boundary of imported meshes) ------------------
+
+constexpr const char* face_names[] = {"r-", "r+", "s-", "s+", "t-", "t+"};
+constexpr std::int64_t no_condition = -1, periodic_face = -2;
+constexpr std::size_t faces_listed = 5;  // faces or ids a problem names, the first of them
+
+/// Whether local node `node` of an element lies on face `face` (r-, r+, s-, s+, t-, t+).
+bool on_face(int order, int node, int face) {
+  const int n1 = order + 1, axis = face / 2;
+  int position = node;
+  for (int d = 0; d < axis; ++d) position /= n1;
+  return position % n1 == (face % 2 ? order : 0);
+}
+
+/// The local nodes at the corners of face `face`: 2 in 2-D (the face is an edge), 4 in 3-D.
+std::vector<int> face_corners(int dim, int order, int face) {
+  const int n1 = order + 1;
+  std::vector<int> corners;
+  for (int corner = 0; corner < (1 << dim); ++corner) {
+    int node = 0, stride = 1;
+    for (int d = 0; d < dim; ++d, stride *= n1) node += ((corner >> d) & 1) * order * stride;
+    if (on_face(order, node, face)) corners.push_back(node);
+  }
+  return corners;
+}
+
+/// A face on its way to the rank that counts the faces with its corner ids.
+struct FaceKey {
+  // The sorted ids of its corners (0 where a 2-D face has no more), then a digest of the
+  // sorted ids of all its nodes: faces whose corners alone agree (two elements across a
+  // periodic direction of two elements) are told apart by the nodes between.
+  std::array<std::int64_t, 5> corners{};
+  std::int64_t slot = 0;  // local element * 2 dim + face, on the sender
+};
+
+struct FaceCount {
+  std::int64_t slot = 0;
+  std::int64_t count = 0;
+};
+
+/// Collective: for each local face (element k, face s at k * 2 dim + s), how many faces of
+/// the mesh, itself included, have the same node ids; 1: no other element shares it. Found
+/// from the ids alone: each face goes to an owner rank chosen by a hash of its key (FaceKey),
+/// the owner counts equal keys and sends the counts back.
+std::vector<std::int64_t> face_sharing(const Subject& subject) {
+  const int dim = subject.mesh.dim(), order = subject.mesh.order(), faces = 2 * dim;
+  const auto nodes = static_cast<std::size_t>(subject.mesh.nodes_per_element());
+  int ranks = 1;
+  MPI_Comm_size(subject.comm, &ranks);
+  std::vector<std::vector<int>> corners, face_nodes(static_cast<std::size_t>(faces));
+  for (int s = 0; s < faces; ++s) {
+    corners.push_back(face_corners(dim, order, s));
+    for (int n = 0; n < static_cast<int>(nodes); ++n)
+      if (on_face(order, n, s)) face_nodes[s].push_back(n);
+  }
+  auto mix = [](std::uint64_t hash, std::int64_t value) {
+    hash ^= static_cast<std::uint64_t>(value);
+    hash *= 0xff51afd7ed558ccdULL;
+    return hash ^ (hash >> 33);
+  };
+  std::vector<FaceKey> keys;
+  std::vector<int> owners;
+  std::vector<std::int64_t> ids;
+  for (std::size_t k = 0; k < subject.mesh.local_elements(); ++k)
+    for (int s = 0; s < faces; ++s) {
+      FaceKey key;
+      for (std::size_t c = 0; c < corners[s].size(); ++c)
+        key.corners[c] = subject.ids[k * nodes + static_cast<std::size_t>(corners[s][c])];
+      std::sort(key.corners.begin(), key.corners.begin() + 4);  // a 2-D face's two unused zeros come first
+      ids.clear();
+      for (const int n : face_nodes[s]) ids.push_back(subject.ids[k * nodes + static_cast<std::size_t>(n)]);
+      std::sort(ids.begin(), ids.end());
+      std::uint64_t digest = 0x9e3779b97f4a7c15ULL;
+      for (const std::int64_t id : ids) digest = mix(digest, id);
+      key.corners[4] = static_cast<std::int64_t>(digest);
+      key.slot = static_cast<std::int64_t>(k) * faces + s;
+      std::uint64_t hash = 0;
+      for (const std::int64_t value : key.corners) hash = mix(hash, value);
+      keys.push_back(key);
+      owners.push_back(static_cast<int>(hash % static_cast<std::uint64_t>(ranks)));
+    }
+  const Received<FaceKey> owned = transfer(keys, owners, subject.comm);
+  std::vector<std::size_t> order_of(owned.records.size());
+  for (std::size_t i = 0; i < order_of.size(); ++i) order_of[i] = i;
+  std::sort(order_of.begin(), order_of.end(),
+            [&](std::size_t a, std::size_t b) { return owned.records[a].corners < owned.records[b].corners; });
+  std::vector<FaceCount> counts(owned.records.size());
+  for (std::size_t first = 0; first < order_of.size();) {
+    std::size_t last = first;
+    while (last < order_of.size() && owned.records[order_of[last]].corners == owned.records[order_of[first]].corners)
+      ++last;
+    for (std::size_t i = first; i < last; ++i)
+      counts[order_of[i]] = {owned.records[order_of[i]].slot, static_cast<std::int64_t>(last - first)};
+    first = last;
+  }
+  const Received<FaceCount> back = transfer(counts, owned.sources, subject.comm);
+  std::vector<std::int64_t> sharing(keys.size(), 0);
+  for (const FaceCount& count : back.records) sharing[static_cast<std::size_t>(count.slot)] = count.count;
+  return sharing;
+}
+
+/// Nek5000's letters as one integer (0: none), and back.
+std::int64_t kind_code(const std::array<char, 4>& kind) {
+  std::int64_t code = 0;
+  for (int c = 0; c < 3 && kind[c]; ++c)
+    code |= static_cast<std::int64_t>(static_cast<unsigned char>(kind[c])) << (8 * c);
+  return code;
+}
+std::string kind_text(std::int64_t code) {
+  std::string text;
+  for (; code; code >>= 8) text += static_cast<char>(code & 0xff);
+  return text;
+}
+
+/// The name the file gives tag `tag` of dimension `dim`, or "".
+std::string tag_name(const MeshInfo& info, int dim, std::int64_t tag) {
+  for (const MeshName& name : info.names)
+    if (name.dim == dim && name.tag == tag) return name.name;
+  return "";
+}
+
+/// Faces of a problem, (element, face, field) as file element, 0-based face and 0-based
+/// field, the first few over all ranks with the rank holding the first (-1: none).
+struct FaceList {
+  std::vector<std::array<std::int64_t, 3>> first;
+  int rank = -1;
+};
+
+/// Collective: the first `faces_listed` of every rank's `mine` (sorted by element, face, field).
+FaceList first_faces(std::vector<std::array<std::int64_t, 3>> mine, const Subject& subject) {
+  std::sort(mine.begin(), mine.end());
+  if (mine.size() > faces_listed) mine.resize(faces_listed);
+  std::vector<long long> flat;
+  for (const auto& face : mine) flat.insert(flat.end(), {face[0], face[1], face[2], subject.rank});
+  const std::vector<long long> all = gather_all(flat, subject.comm);
+  std::vector<std::array<std::int64_t, 4>> merged;
+  for (std::size_t i = 0; i + 3 < all.size(); i += 4) merged.push_back({all[i], all[i + 1], all[i + 2], all[i + 3]});
+  std::sort(merged.begin(), merged.end());
+  FaceList list;
+  for (std::size_t i = 0; i < merged.size() && i < faces_listed; ++i)
+    list.first.push_back({merged[i][0], merged[i][1], merged[i][2]});
+  if (!merged.empty()) list.rank = static_cast<int>(merged[0][3]);
+  return list;
+}
+
+/// "element 3 face t+, element 5 face r- (field 2), ... and 4 more".
+std::string face_list_text(const FaceList& list, std::int64_t count, bool with_field) {
+  std::string text;
+  for (const auto& [element, face, field] : list.first) {
+    if (!text.empty()) text += ", ";
+    text += "element " + std::to_string(element) + " face " + face_names[face];
+    if (with_field) text += " (field " + std::to_string(field + 1) + ")";
+  }
+  if (count > static_cast<std::int64_t>(list.first.size()))
+    text += " and " + std::to_string(count - static_cast<std::int64_t>(list.first.size())) + " more";
+  return text;
+}
+
+/// The "boundary" member: per field, faces by tag and how many are shared with another
+/// element (from the ids, not the file), periodic (-2), tagged and shared (interfaces, legal),
+/// periodic without an image and open (field 1 faces, of the fluid elements when the file
+/// says how many, that nobody shares and that have no boundary condition: problems).
+json check_boundary(const Subject& subject, Problems& problems) {
+  const Mesh& mesh = subject.mesh;
+  const int dim = mesh.dim(), faces = 2 * dim, fields = mesh.info.boundary_fields;
+  const std::vector<std::int64_t> sharing = face_sharing(subject);
+  enum Count { shared, periodic, tagged_and_shared, no_condition_faces, open, periodic_unshared, counts_per_field };
+  std::vector<long long> counts(static_cast<std::size_t>(fields * counts_per_field), 0);
+  std::map<std::pair<int, std::int64_t>, std::int64_t> tags;  // (field, tag) -> faces
+  std::map<std::array<std::int64_t, 3>, std::int64_t> kinds;  // (field, tag, kind letters) -> faces
+  std::vector<std::array<std::int64_t, 3>> open_faces, lonely_periodic;
+  const std::int64_t fluid = mesh.info.fluid_elements > 0 ? mesh.info.fluid_elements : mesh.info.elements;
+  for (std::size_t k = 0; k < mesh.local_elements(); ++k)
+    for (int f = 0; f < fields; ++f)
+      for (int s = 0; s < faces; ++s) {
+        const std::size_t at = (k * static_cast<std::size_t>(fields) + static_cast<std::size_t>(f)) * faces + s;
+        const std::int64_t tag = mesh.boundary[at];
+        const bool is_shared = sharing[k * faces + static_cast<std::size_t>(s)] > 1;
+        long long* count = &counts[static_cast<std::size_t>(f * counts_per_field)];
+        count[shared] += is_shared;
+        if (tag >= 0) {
+          count[tagged_and_shared] += is_shared;
+          ++tags[{f, tag}];
+          if (mesh.info.has_boundary_kinds) ++kinds[{f, tag, kind_code(mesh.boundary_kinds[at])}];
+        } else if (tag == periodic_face) {
+          ++count[periodic];
+          if (!is_shared) {
+            ++count[periodic_unshared];
+            lonely_periodic.push_back({mesh.elements[k], s, f});
+          }
+        } else if (tag == no_condition) {
+          ++count[no_condition_faces];
+          if (!is_shared && (f > 0 || mesh.elements[k] < fluid)) {
+            ++count[open];
+            if (f == 0) open_faces.push_back({mesh.elements[k], s, f});
+          }
+        }
+      }
+  detail::allreduce_polled(counts.data(), static_cast<int>(counts.size()), MPI_LONG_LONG, MPI_SUM, subject.comm,
+                           timeout());
+  const auto all_tags = merge_histograms(tags, subject.comm);
+  std::map<std::array<std::int64_t, 3>, std::int64_t> all_kinds;
+  {
+    std::vector<long long> flat;
+    for (const auto& [key, n] : kinds) flat.insert(flat.end(), {key[0], key[1], key[2], n});
+    const std::vector<long long> all = gather_all(flat, subject.comm);
+    for (std::size_t i = 0; i + 3 < all.size(); i += 4) all_kinds[{all[i], all[i + 1], all[i + 2]}] += all[i + 3];
+  }
+
+  json fields_json = json::array();
+  std::int64_t open_total = 0, lonely_total = 0;
+  for (int f = 0; f < fields; ++f) {
+    const long long* count = &counts[static_cast<std::size_t>(f * counts_per_field)];
+    json field;
+    field["field"] = f + 1;
+    field["faces"] = mesh.info.elements * faces;
+    field["shared"] = count[shared];
+    field["periodic"] = count[periodic];
+    field["tagged_and_shared"] = count[tagged_and_shared];
+    field["no_condition"] = count[no_condition_faces];
+    field["open"] = count[open];
+    field["periodic_unshared"] = count[periodic_unshared];
+    json by_tag = json::object();
+    for (const auto& [key, n] : all_tags) {
+      if (key.first != f) continue;
+      json& entry = by_tag[std::to_string(key.second)];
+      entry["faces"] = n;
+      const std::string name = tag_name(mesh.info, dim - 1, key.second);
+      if (!name.empty()) entry["name"] = name;
+      if (mesh.info.has_boundary_kinds) entry["kinds"] = json::object();
+    }
+    for (const auto& [key, n] : all_kinds)
+      if (key[0] == f) by_tag[std::to_string(key[1])]["kinds"][kind_text(key[2])] = n;
+    field["tags"] = by_tag;
+    fields_json.push_back(field);
+    lonely_total += count[periodic_unshared];
+    if (f == 0) open_total = count[open];
+  }
+  json boundary;
+  boundary["fields"] = fields_json;
+  boundary["fluid_elements"] = mesh.info.fluid_elements;
+  if (open_total) {
+    const FaceList list = first_faces(open_faces, subject);
+    problems.texts.push_back(std::to_string(open_total) +
+                             " open faces (faces of field 1 that no other element shares and that have no boundary "
+                             "condition, -1): " +
+                             face_list_text(list, open_total, false));
+    problems.ranks.push_back(list.rank);
+  }
+  if (lonely_total) {
+    const FaceList list = first_faces(lonely_periodic, subject);
+    problems.texts.push_back(
+        std::to_string(lonely_total) +
+        " faces marked periodic (-2) that no other element shares: " + face_list_text(list, lonely_total, true));
+    problems.ranks.push_back(list.rank);
+  }
+  return boundary;
+}
+
+/// Elements per group (/mesh/groups), with the group's name when the file gives one.
+json count_groups(const Subject& subject) {
+  std::map<std::pair<int, std::int64_t>, std::int64_t> local;
+  for (const std::int64_t group : subject.mesh.groups) ++local[{0, group}];
+  json groups = json::object();
+  for (const auto& [key, n] : merge_histograms(local, subject.comm)) {
+    json& entry = groups[std::to_string(key.second)];
+    entry["elements"] = n;
+    const std::string name = tag_name(subject.mesh.info, subject.mesh.dim(), key.second);
+    if (!name.empty()) entry["name"] = name;
+  }
+  return groups;
+}
+
+/// Per entry, 1 when every copy of its id lies on a face marked periodic (-2) in some field,
+/// else 0 (gs(min) of the entries' own flags); empty without /mesh/boundary.
+std::vector<std::int64_t> groups_on_periodic_faces(Handle& handle, const Subject& subject) {
+  const Mesh& mesh = subject.mesh;
+  const int fields = mesh.info.boundary_fields;
+  if (fields == 0) return {};
+  const int faces = 2 * mesh.dim(), nodes = mesh.nodes_per_element();
+  std::vector<std::int64_t> flags(subject.ids.size(), 0);
+  for (std::size_t k = 0; k < mesh.local_elements(); ++k)
+    for (int f = 0; f < fields; ++f)
+      for (int s = 0; s < faces; ++s) {
+        if (mesh.boundary[(k * static_cast<std::size_t>(fields) + static_cast<std::size_t>(f)) * faces + s] !=
+            periodic_face)
+          continue;
+        for (int n = 0; n < nodes; ++n)
+          if (on_face(mesh.order(), n, s)) flags[k * static_cast<std::size_t>(nodes) + n] = 1;
+      }
+  handle.apply(std::span<std::int64_t>(flags), Op::min);
+  return flags;
+}
+
 // ---- coordinate agreement -------------------------------------------------------------
 
 /// Length of the diagonal of the bounding box of every rank's coordinates.
@@ -498,6 +801,8 @@ struct SpreadSummary {
   std::int64_t worst_id = 0;
   std::vector<double> worst_low, worst_high;  // corners of the worst group's copies
   std::int64_t groups_over = 0;
+  std::int64_t groups_not_compared = 0;  // periodic images without an axis period
+  std::vector<std::int64_t> first_not_compared;
 };
 
 /// The minimum and maximum corner of group `id`'s copies (infinite where no rank holds it):
@@ -518,21 +823,54 @@ std::pair<std::vector<double>, std::vector<double>> group_corners(const Subject&
   return {low, high};
 }
 
+/// Collective: the smallest `faces_listed` distinct ids over all ranks of the entries where
+/// `found(i)` holds.
+template <class Predicate>
+std::vector<std::int64_t> first_ids(const Subject& subject, Predicate&& found) {
+  std::vector<long long> mine;
+  for (std::size_t i = 0; i < subject.ids.size(); ++i)
+    if (found(i)) mine.push_back(subject.ids[i]);
+  std::sort(mine.begin(), mine.end());
+  mine.erase(std::unique(mine.begin(), mine.end()), mine.end());
+  if (mine.size() > faces_listed) mine.resize(faces_listed);
+  std::vector<long long> all = gather_all(mine, subject.comm);
+  std::sort(all.begin(), all.end());
+  all.erase(std::unique(all.begin(), all.end()), all.end());
+  if (all.size() > faces_listed) all.resize(faces_listed);
+  return {all.begin(), all.end()};
+}
+
+/// `periodic` (empty without /mesh/boundary): per entry, whether every copy of its id lies on
+/// a periodic face (-2); such groups over the tolerance are periodic images that no axis
+/// period covers (a rotation, say): not compared, and left out of the worst group.
 SpreadSummary summarize_spreads(const Subject& subject, const std::vector<std::int64_t>& multiplicity,
-                                const std::vector<double>& spreads, double tolerance) {
+                                const std::vector<double>& spreads, double tolerance,
+                                const std::vector<std::int64_t>& periodic) {
   const std::vector<std::int64_t>& ids = subject.ids;
-  double worst = 0, groups_over = 0;
+  auto not_compared = [&](std::size_t i) {
+    return !periodic.empty() && ids[i] != 0 && periodic[i] == 1 && spreads[i] > tolerance;
+  };
+  double worst = 0, groups_over = 0, groups_not_compared = 0;
   for (std::size_t i = 0; i < ids.size(); ++i) {
     if (ids[i] == 0) continue;
+    if (not_compared(i)) {
+      groups_not_compared += 1.0 / static_cast<double>(multiplicity[i]);
+      continue;
+    }
     worst = std::max(worst, spreads[i]);
     if (spreads[i] > tolerance) groups_over += 1.0 / static_cast<double>(multiplicity[i]);
   }
   SpreadSummary summary;
   summary.worst = reduce_double(worst, MPI_MAX, subject.comm);
   groups_over = reduce_double(groups_over, MPI_SUM, subject.comm);
+  if (!periodic.empty()) {
+    summary.groups_not_compared =
+        static_cast<std::int64_t>(std::llround(reduce_double(groups_not_compared, MPI_SUM, subject.comm)));
+    summary.first_not_compared = first_ids(subject, not_compared);
+  }
   std::int64_t worst_id = std::numeric_limits<std::int64_t>::max();
   for (std::size_t i = 0; i < ids.size(); ++i)
-    if (ids[i] != 0 && spreads[i] == summary.worst) worst_id = std::min(worst_id, ids[i]);
+    if (ids[i] != 0 && !not_compared(i) && spreads[i] == summary.worst) worst_id = std::min(worst_id, ids[i]);
   summary.worst_id = reduce_int(worst_id, MPI_MIN, subject.comm);
   std::tie(summary.worst_low, summary.worst_high) = group_corners(subject, summary.worst_id);
   summary.groups_over = static_cast<std::int64_t>(std::llround(groups_over));
@@ -541,19 +879,25 @@ SpreadSummary summarize_spreads(const Subject& subject, const std::vector<std::i
 
 json check_coordinates(Handle& handle, const Subject& subject, const std::vector<std::int64_t>& multiplicity,
                        double tolerance_option, Reference& reference, Problems& problems) {
+  const std::vector<std::int64_t> periodic =
+      subject.mesh.has_coordinates() ? groups_on_periodic_faces(handle, subject) : std::vector<std::int64_t>{};
   json coordinates;
   coordinates["checked"] = subject.mesh.has_coordinates();
   if (!subject.mesh.has_coordinates()) return coordinates;
   const double diagonal = box_diagonal(subject);
   const double tolerance = tolerance_option >= 0 ? tolerance_option : 1e-9 * std::max(diagonal, 1.0);
   const SpreadSummary spreads =
-      summarize_spreads(subject, multiplicity, entry_spreads(handle, subject, reference), tolerance);
+      summarize_spreads(subject, multiplicity, entry_spreads(handle, subject, reference), tolerance, periodic);
   coordinates["tolerance"] = tolerance;
   coordinates["worst_spread"] = spreads.worst;
   coordinates["worst_id"] = spreads.worst_id;
   coordinates["worst_min"] = spreads.worst_low;
   coordinates["worst_max"] = spreads.worst_high;
   coordinates["groups_over_tolerance"] = spreads.groups_over;
+  if (subject.mesh.info.boundary_fields > 0) {
+    coordinates["periodic_not_compared"] = spreads.groups_not_compared;
+    coordinates["periodic_not_compared_first_ids"] = spreads.first_not_compared;
+  }
   if (spreads.groups_over) {
     std::ostringstream text;
     text.precision(17);
@@ -705,6 +1049,8 @@ json check_mesh(const CheckOptions& options, MPI_Comm comm) {
   Steps steps(options);
   steps.begin("reading " + options.path);
   Subject subject = load_subject(options, comm);
+  const bool has_boundary = subject.mesh.info.boundary_fields > 0;
+  if (has_boundary) steps.add_step();
   steps.begin("checking the ids");
   const IdCounts id_counts = count_ids(subject);
   steps.begin("setting up gather-scatter");
@@ -725,6 +1071,11 @@ json check_mesh(const CheckOptions& options, MPI_Comm comm) {
     const MultiplicityCounts counts = count_multiplicities(subject, multiplicity);
     report["ids"] = report_ids(subject, id_counts, counts.distinct, problems);
     report["multiplicity"] = report_multiplicities(subject, multiplicity, counts, problems);
+    if (has_boundary) {
+      steps.begin("checking the boundary faces");
+      report["boundary"] = check_boundary(subject, problems);
+    }
+    if (subject.mesh.info.has_groups) report["groups"] = count_groups(subject);
     steps.begin("measuring coordinate spreads");
     report["coordinates"] = check_coordinates(handle, subject, multiplicity, options.tolerance, reference, problems);
   }
@@ -769,10 +1120,44 @@ std::string summarize(const json& report) {
   out << "  boundary      " << multiplicity.at("unshared_boundary_entries")
       << " element-boundary entries unshared (domain boundary); " << multiplicity.at("shared_interior_entries")
       << " element-interior entries shared\n";
+  if (report.contains("boundary")) {
+    for (const json& field : report.at("boundary").at("fields")) {
+      out << "  faces         field " << field.at("field") << ": " << field.at("faces") << " faces, "
+          << field.at("shared") << " shared with another element (" << field.at("tagged_and_shared")
+          << " of them tagged), " << field.at("periodic") << " periodic, " << field.at("open") << " open\n";
+      for (const auto& [tag, entry] : field.at("tags").items()) {
+        out << "    tag " << tag;
+        if (entry.contains("name")) out << " (" << entry.at("name").get<std::string>() << ")";
+        out << ": " << entry.at("faces") << " faces";
+        if (entry.contains("kinds"))
+          for (const auto& [kind, count] : entry.at("kinds").items())
+            out << "; " << (kind.empty() ? "no letter" : kind) << " " << count;
+        out << "\n";
+      }
+    }
+  }
+  if (report.contains("groups")) {
+    out << "  groups       ";
+    for (const auto& [group, entry] : report.at("groups").items()) {
+      out << " " << group;
+      if (entry.contains("name")) out << " (" << entry.at("name").get<std::string>() << ")";
+      out << ": " << entry.at("elements") << " elements;";
+    }
+    out << "\n";
+  }
   if (coordinates.at("checked").get<bool>()) {
     out << "  coordinates   worst spread " << coordinates.at("worst_spread").get<double>() << " at id "
         << coordinates.at("worst_id") << " (tolerance " << coordinates.at("tolerance").get<double>() << "); "
         << coordinates.at("groups_over_tolerance") << " groups over tolerance\n";
+    if (coordinates.value("periodic_not_compared", 0) > 0) {
+      out << "                " << coordinates.at("periodic_not_compared")
+          << " groups not compared (periodic images without an axis period): ids";
+      for (const json& id : coordinates.at("periodic_not_compared_first_ids")) out << " " << id;
+      if (coordinates.at("periodic_not_compared").get<std::int64_t>() >
+          static_cast<std::int64_t>(coordinates.at("periodic_not_compared_first_ids").size()))
+        out << " ...";
+      out << "\n";
+    }
   } else {
     out << "  coordinates   not in the file: not checked\n";
   }
