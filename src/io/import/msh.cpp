@@ -19,6 +19,7 @@
 #include "mpi/polled.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <array>
 #include <cctype>
 #include <charconv>
@@ -211,6 +212,7 @@ T swapped(T v) {
 
 struct Parsed {
   bool v4 = false;
+  bool binary = false, swapped = false;                       // for the summary's description of the file
   std::unordered_map<std::int64_t, std::int64_t> node_index;  // tag -> index into xyz
   std::vector<double> xyz;
   struct Element {
@@ -275,6 +277,8 @@ public:
     }
     end_section();
     v4_ = out.v4;
+    out.binary = binary_;
+    out.swapped = swap_;
     bool have_nodes = false, have_elements = false;
     while (next_section(name)) {
       section_ = name;
@@ -618,6 +622,7 @@ int block_owner(std::int64_t element, std::int64_t elements, int ranks) {
 // What every rank learns from rank 0, as bytes.
 struct Header {
   std::int64_t dim = 0, geometry = 2, elements = 0, names = 0, periodic = 0;
+  std::int64_t v4 = 0, binary = 0, swapped = 0;
 };
 
 std::string message_prefix(const std::string& path) { return "gsr: file '" + path + "': "; }
@@ -722,6 +727,9 @@ Prepared prepare(const std::string& path, Parsed& parsed) {
   out.header.dim = dim;
   out.header.geometry = g;
   out.header.elements = static_cast<std::int64_t>(out.volumes.size());
+  out.header.v4 = parsed.v4;
+  out.header.binary = parsed.binary;
+  out.header.swapped = parsed.swapped;
   return out;
 }
 
@@ -795,6 +803,11 @@ ElementBlock read_msh(const std::string& path, MPI_Comm comm) {
 
   const int dim = static_cast<int>(h.dim);
   block.dim = dim;
+  block.format = std::string("Gmsh ") + (h.v4 ? "4.1" : "2.2") +
+                 (h.binary ? (h.swapped == (std::endian::native == std::endian::little) ? " binary, big-endian"
+                                                                                        : " binary, little-endian")
+                           : " ASCII");
+  block.vertex_source = "node tags";
   block.elements = block.fluid_elements = h.elements;
   block.geometry = static_cast<int>(h.geometry);
   block.fields = 1;

@@ -548,6 +548,8 @@ ElementBlock read_re2(const std::string& path, MPI_Comm comm, const Re2Options& 
     block.elements = layout.nelgt;
     block.fluid_elements = layout.nelgv;
     block.fields = static_cast<int>(layout.bcs.size());
+    const bool big = layout.words.swap == (std::endian::native == std::endian::little);
+    block.format = "Nek5000 .re2 " + layout.version + (big ? ", big-endian" : ", little-endian");
     const auto [first, last] = block_range(layout.nelgt, rank, ranks);
     block.first = first;
     block.count = last - first;
@@ -590,7 +592,10 @@ ElementBlock read_re2(const std::string& path, MPI_Comm comm, const Re2Options& 
                   });
     }
     const std::string vertex_file = vertex_file_for(path, options);
-    if (!vertex_file.empty()) read_vertex_file(vertex_file, path, layout, block);
+    if (!vertex_file.empty()) {
+      read_vertex_file(vertex_file, path, layout, block);
+      block.vertex_source = "from " + vertex_file;
+    }
   });
   // One transfer for both kinds. Records arrive by source rank, each source's share of every
   // section in file order: by field, they are in file order.
