@@ -111,7 +111,8 @@ std::string face_text(std::int64_t element, int face, int dim) {
 /// field, with the .re2's internal ("E", and faces without a record) and
 /// periodic ("P") records checked against the faces the numbering matched.
 /// Rank-local; throws Error(io).
-void build_boundary(const ElementBlock& block, const Numbering& numbering, bool nek, Mesh& mesh) {
+void build_boundary(const ElementBlock& block, const Numbering& numbering, bool nek,
+                    const std::vector<int>& covers_solid, Mesh& mesh) {
   const int faces = faces_per_element(block.dim);
   const int fields = std::max(block.fields, 1);
   const auto count = static_cast<std::size_t>(block.count);
@@ -155,13 +156,14 @@ void build_boundary(const ElementBlock& block, const Numbering& numbering, bool 
     mesh.boundary[at] = std::max<std::int64_t>(record.tag, 0);
   }
   if (!nek) return;
-  // A .re2 face without a record is internal (E) in each field that covers its
-  // element: field 1 (velocity) the fluid elements [0, nelgv), the others all
-  // of them.
+  // A .re2 face without a record is internal (E) in each field that covers its element:
+  // field 1 (velocity) the fluid elements [0, nelgv); another field all elements if it has a
+  // record on a solid one (temperature in conjugate heat transfer), else the fluid ones too
+  // (a passive scalar on the velocity mesh), as the case's own settings would say.
   for (std::size_t k = 0; k < count; ++k) {
     const std::int64_t element = block.first + static_cast<std::int64_t>(k);
     for (int field = 0; field < fields; ++field) {
-      if (field == 0 && element >= block.fluid_elements) continue;
+      if (element >= block.fluid_elements && (field == 0 || !covers_solid[static_cast<std::size_t>(field)])) continue;
       for (int face = 0; face < faces; ++face) {
         const std::size_t at =
             (k * static_cast<std::size_t>(fields) + static_cast<std::size_t>(field)) * static_cast<std::size_t>(faces) +
@@ -200,7 +202,7 @@ void count_boundary(const ElementBlock& block, const Numbering& numbering, const
             static_cast<std::size_t>(face);
         if (mesh.boundary[at] >= 0) {
           ++counts[{field, mesh.boundary[at], mesh.boundary_kinds.empty() ? "" : kind_text(mesh.boundary_kinds[at])}];
-        } else if (field == 0 &&
+        } else if (field == 0 && block.first + static_cast<std::int64_t>(k) < block.fluid_elements &&
                    numbering.neighbor_element[k * static_cast<std::size_t>(faces) + static_cast<std::size_t>(face)] <
                        0) {
           ++open;
@@ -367,7 +369,15 @@ ImportedMesh import_mesh(const std::string& input, MPI_Comm comm, const ImportOp
   clock.done("coordinates");
 
   Mesh& mesh = out.mesh;
-  io::agreed(comm, [&] { build_boundary(block, numbering, nek, mesh); });
+  // Which fields have records on solid elements (elements nelgv and on), over all ranks.
+  std::vector<int> covers_solid(static_cast<std::size_t>(std::max(block.fields, 1)), 0);
+  for (const FaceRecord& record : block.faces)
+    if (record.element >= block.fluid_elements && record.field >= 0 &&
+        record.field < static_cast<int>(covers_solid.size()))
+      covers_solid[static_cast<std::size_t>(record.field)] = 1;
+  detail::allreduce_polled(covers_solid.data(), static_cast<int>(covers_solid.size()), MPI_INT, MPI_MAX, comm,
+                           detail::timeout_or_default({}));
+  io::agreed(comm, [&] { build_boundary(block, numbering, nek, covers_solid, mesh); });
   count_boundary(block, numbering, mesh, comm, summary);
   // Warnings from every rank, in element order (each rank's are its elements').
   std::string local_warnings;
