@@ -14,7 +14,8 @@ parallel HDF5), and checked against what the inputs say independently of gsr's c
       coordinates (*.xyz, made by its genxyz) against the import of the same .re2, with and
       without genmap's .ma2: identical groupings, coordinates equal to rounding.
   import_cases.py pipe      --gsr-mesh B --gsr-check C --mpiexec ... --work DIR --meshes DIR
-      Nek5000's bcid_test/3D/pipe.msh (binary Gmsh 2.2, hex27) imports and passes gsr-check.
+      Nek5000's bcid_test/3D/pipe.msh (binary Gmsh 2.2, hex27) and conj_ht.re2 (fluid and
+      solid, three BC fields) import and pass gsr-check.
   import_cases.py refusals  --gsr-mesh B --mpiexec ... --work DIR
       Bad inputs and options: exit code 1, a message naming the problem, no output file.
 Exit code 0 when every check holds; the failures are listed otherwise.
@@ -222,10 +223,27 @@ def pipe_case(args):
     tags, counts = np.unique(out["boundary"][out["boundary"] >= 0], return_counts=True)
     found = dict(zip(tags.tolist(), counts.tolist()))
     check(found == {1: 48, 2: 48, 3: 320}, f"pipe.msh: boundary faces by tag {found}, the file has 48, 48 and 320")
-    command = shlex.split(args.mpiexec) + ["2", args.gsr_check, output]
-    result = subprocess.run(command, capture_output=True, text=True, timeout=300)
-    check(result.returncode == 0, f"gsr-check pipe.h5: exit {result.returncode}: {result.stdout}{result.stderr}")
+    gsr_check(args, output)
     print("pipe.msh: checked", flush=True)
+    # conj_ht: conjugate heat transfer, 32 fluid of 64 elements and three BC fields, the
+    # third (a passive scalar) on the fluid elements alone: the faces it leaves without a
+    # record on the solid are not internal faces.
+    conj = os.path.join(args.meshes, "Nek5000", "short_tests", "conj_ht", "conj_ht.re2")
+    output = os.path.join(args.work, "conj_ht.h5")
+    out = imported(args, 2, conj, output, 3)
+    if out is None:
+        return
+    check(out["boundary"].shape == (64, 3, 4), f"conj_ht: boundary of shape {out['boundary'].shape}, expected (64, 3, 4)")
+    # Field 1 (velocity) has no records on the solid elements 33..64.
+    check((out["boundary"][32:, 0, :] < 0).all(), "conj_ht: velocity boundary tags on solid elements")
+    gsr_check(args, output)
+    print("conj_ht.re2: checked", flush=True)
+
+
+def gsr_check(args, path):
+    command = shlex.split(args.mpiexec) + ["2", args.gsr_check, path]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    check(result.returncode == 0, f"gsr-check {path}: exit {result.returncode}: {result.stdout}{result.stderr}")
 
 
 def refusals(args):
