@@ -21,8 +21,8 @@ inline constexpr const char* boundary_kinds_path = "/mesh/boundary_kinds";  // s
 inline constexpr const char* groups_path = "/mesh/groups";                  // int64 [E]
 inline constexpr const char* names_path = "/mesh/names";                    // string [T]
 inline constexpr const char* name_tags_path = "/mesh/name_tags";            // int64 [T, 2]: dim, tag
-inline constexpr int boundary_kind_bytes = 4;
-inline constexpr int max_boundary_fields = 64;  // more is surely a damaged file  // Nek5000's cbc: 3 characters, NUL-padded
+inline constexpr int boundary_kind_bytes = 4;                               // Nek5000's cbc: 3 characters, NUL-padded
+inline constexpr int max_boundary_fields = 64;                              // more is surely a damaged file
 
 // Visualization aid for the XDMF sidecar; not part of the format, ignored by the reader.
 inline constexpr const char* xdmf_group = "/xdmf";
