@@ -9,7 +9,7 @@
 // and each face's neighbour the element whose face has the same corner positions.
 // The boxes gsr-mesh generates (tools/box.hpp, its own numbering, periodic faces joined) group
 // their nodes as this numbering of their corner ids does.
-// Errors: E-IMPORT-REPEATED-VERTEX, E-IMPORT-FACE-THREE-ELEMENTS, E-IMPORT-FACE-MISMATCH,
+// Errors: E-IMPORT-REPEATED-VERTEX, E-IMPORT-SAME-VERTICES, E-IMPORT-FACE-THREE-ELEMENTS, E-IMPORT-FACE-MISMATCH,
 // E-IMPORT-ORDER.
 #include "io/import/numbering.hpp"
 #include "tools/box.hpp"
@@ -438,6 +438,25 @@ TEST(ImportNumbering, DegenerateElementIsAnErrorOnEveryRank) {
     p.corners[static_cast<std::size_t>(5 * nc + nc - 1)] = p.corners[static_cast<std::size_t>(5 * nc)];
     expect_error([&] { number_block(p, MPI_COMM_WORLD); }, gsr::ErrorCode::io,
                  {"gsr: file 'box.test': element 6: vertex " + std::to_string(p.corners[5 * nc]), "degenerate"});
+  }
+}
+
+// E-IMPORT-SAME-VERTICES: a periodic direction two elements across (each element's neighbour
+// across the period has its very vertices, so distinct edges and faces would be joined), and
+// an element given twice.
+TEST(ImportNumbering, ElementsWithTheSameVerticesAreAnErrorOnEveryRank) {
+  for (int dim : {2, 3}) {
+    SCOPED_TRACE("dim " + std::to_string(dim));
+    const Problem p = make_box({dim, {2, 3, 3}, 2, true, false, 8});  // periodic, 2 across x
+    expect_error([&] { number_block(p, MPI_COMM_WORLD); }, gsr::ErrorCode::io,
+                 {"gsr: file 'box.test': elements 1 and 2 have the same vertices", "at least three"});
+    Problem q = make_box({dim, {3, 2, 2}, 2, false, false, 9});
+    const int nc = dim == 3 ? 8 : 4;
+    // Element 5 (1-based 6) becomes a copy of element 2 (1-based 3), its corners reversed.
+    for (int c = 0; c < nc; ++c)
+      q.corners[static_cast<std::size_t>(5 * nc + c)] = q.corners[static_cast<std::size_t>(2 * nc + nc - 1 - c)];
+    expect_error([&] { number_block(q, MPI_COMM_WORLD); }, gsr::ErrorCode::io,
+                 {"elements 3 and 6 have the same vertices", "a duplicated element"});
   }
 }
 

@@ -42,6 +42,7 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -213,6 +214,60 @@ constexpr int face_edge_2d[4] = {2, 3, 0, 1};
 
 }  // namespace
 
+/// Two elements with the same set of corner vertices: a duplicated element, or a periodic
+/// direction only two elements across, where each element's neighbour across the period has
+/// its very vertices and distinct edges and faces would share keys. Each element's sorted
+/// corners go to an owner rank by hash; an owner that finds two alike makes every rank throw.
+void check_distinct_elements(std::span<const std::int64_t> corners, int dim, std::int64_t first,
+                             const std::string& source, MPI_Comm comm, double timeout) {
+  struct ElementKey {
+    std::int64_t ids[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+    std::int64_t element = 0;
+  };
+  const int nc = corners_per_element(dim), ranks = detail::comm_size(comm);
+  const std::size_t count = corners.size() / static_cast<std::size_t>(nc);
+  std::vector<ElementKey> keys(count);
+  std::vector<int> owners(count);
+  for (std::size_t e = 0; e < count; ++e) {
+    ElementKey& k = keys[e];
+    std::copy_n(corners.data() + e * static_cast<std::size_t>(nc), nc, k.ids);
+    std::sort(k.ids, k.ids + nc);
+    k.element = first + static_cast<std::int64_t>(e);
+    std::uint64_t h = 0x51ed270b27a1f3d5ULL;
+    for (int c = 0; c < nc; ++c) h = mix(h ^ static_cast<std::uint64_t>(k.ids[c]));
+    owners[e] = static_cast<int>(h % static_cast<std::uint64_t>(ranks));
+  }
+  Received<ElementKey> got = transfer(keys, owners, comm);
+  // The first pair in element order over all ranks, so that the message does not depend on P.
+  long long pair[2] = {std::numeric_limits<long long>::max(), std::numeric_limits<long long>::max()};
+  detail::collectively(
+      comm, timeout,
+      [&] {
+        std::vector<ElementKey>& all = got.records;
+        const auto less = [nc](const ElementKey& a, const ElementKey& b) {
+          for (int c = 0; c < nc; ++c)
+            if (a.ids[c] != b.ids[c]) return a.ids[c] < b.ids[c];
+          return a.element < b.element;
+        };
+        std::sort(all.begin(), all.end(), less);
+        for (std::size_t i = 1; i < all.size(); ++i) {
+          if (!std::equal(all[i].ids, all[i].ids + nc, all[i - 1].ids)) continue;
+          const long long a = all[i - 1].element, b = all[i].element;  // a < b: sorted by element
+          if (a < pair[0] || (a == pair[0] && b < pair[1])) pair[0] = a, pair[1] = b;
+        }
+      },
+      detail::Report::same_everywhere);
+  long long smallest = pair[0];
+  detail::allreduce_polled(&smallest, 1, MPI_LONG_LONG, MPI_MIN, comm, timeout);
+  if (smallest == std::numeric_limits<long long>::max()) return;
+  if (pair[0] != smallest) pair[1] = std::numeric_limits<long long>::max();
+  detail::allreduce_polled(&pair[1], 1, MPI_LONG_LONG, MPI_MIN, comm, timeout);
+  throw Error(ErrorCode::io, file_prefix(source) + "elements " + std::to_string(smallest + 1) + " and " +
+                                 std::to_string(pair[1] + 1) +
+                                 " have the same vertices: a duplicated element, or a periodic direction only two "
+                                 "elements across (it needs at least three)");
+}
+
 Numbering number_nodes(std::span<const std::int64_t> corners, int dim, int order, std::int64_t first,
                        std::int64_t elements, const std::string& source, MPI_Comm comm) {
   detail::require_communicator(comm, "number_nodes");
@@ -267,6 +322,12 @@ Numbering number_nodes(std::span<const std::int64_t> corners, int dim, int order
             }
           }
         }
+      },
+      detail::Report::same_everywhere);
+  check_distinct_elements(corners, dim, first, source, comm, timeout);
+  detail::collectively(
+      comm, timeout,
+      [&] {
         keys.reserve(ucount * static_cast<std::size_t>(dim == 3 ? 8 : 3));
         {
           std::vector<Occurrence<1>> occ(ucount * nc);
