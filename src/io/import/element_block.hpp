@@ -25,6 +25,15 @@
 namespace gsr::io::import {
 
 inline constexpr int corners_per_element(int dim) { return dim == 3 ? 8 : 4; }
+
+/// A face as messages name it: "face r+ (Nek5000 face 2)", our name and Nek5000's (prenek)
+/// number.
+inline std::string face_name(int face) {
+  static constexpr const char* names[] = {"r-", "r+", "s-", "s+", "t-", "t+"};
+  static constexpr int prenek[] = {4, 2, 1, 3, 5, 6};
+  if (face < 0 || face > 5) return "face " + std::to_string(face) + " (not a face)";
+  return std::string("face ") + names[face] + " (Nek5000 face " + std::to_string(prenek[face]) + ")";
+}
 inline constexpr int faces_per_element(int dim) { return 2 * dim; }
 inline constexpr int edges_per_element(int dim) { return dim == 3 ? 12 : 4; }
 

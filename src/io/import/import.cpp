@@ -98,13 +98,9 @@ std::vector<char> gather_everywhere(const std::vector<char>& mine, MPI_Comm comm
 
 std::string kind_text(const std::array<char, 4>& kind) { return std::string(kind.data(), strnlen(kind.data(), 4)); }
 
-/// "element 17 face r+ (Nek5000's face 2)": how messages name a face.
-std::string face_text(std::int64_t element, int face, int dim) {
-  static const char* names[] = {"r-", "r+", "s-", "s+", "t-", "t+"};
-  static const int prenek[] = {4, 2, 1, 3, 5, 6};
-  (void)dim;
-  return "element " + std::to_string(element + 1) + " face " + names[face] + " (Nek5000's face " +
-         std::to_string(prenek[face]) + ")";
+/// "element 17 face r+ (Nek5000 face 2)": how messages name a face.
+std::string face_text(std::int64_t element, int face) {
+  return "element " + std::to_string(element + 1) + " " + face_name(face);
 }
 
 /// The mesh file's boundary tags and kinds from the input's records, field by
@@ -130,7 +126,7 @@ void build_boundary(const ElementBlock& block, const Numbering& numbering, bool 
             static_cast<std::size_t>(faces) +
         static_cast<std::size_t>(record.face);
     if (has_record[at])
-      throw Error(ErrorCode::io, file + face_text(record.element, record.face, block.dim) + ": two records in field " +
+      throw Error(ErrorCode::io, file + face_text(record.element, record.face) + ": two records in field " +
                                      std::to_string(record.field + 1));
     has_record[at] = 1;
     const std::string kind = kind_text(record.kind);
@@ -142,15 +138,14 @@ void build_boundary(const ElementBlock& block, const Numbering& numbering, bool 
     if (nek && (kind == "E" || kind == "P")) {
       const std::string what = kind == "E" ? "internal (E)" : "periodic (P)";
       if (neighbor < 0)
-        throw Error(ErrorCode::io, file + face_text(record.element, record.face, block.dim) + " is " + what +
-                                       " in field " + std::to_string(record.field + 1) +
-                                       ", but no other element shares it" +
+        throw Error(ErrorCode::io, file + face_text(record.element, record.face) + " is " + what + " in field " +
+                                       std::to_string(record.field + 1) + ", but no other element shares it" +
                                        (kind == "P" ? " (its periodic partner's corners did not match)" : ""));
       if (record.other_element >= 0 && (record.other_element != neighbor || record.other_face != neighbor_face))
-        throw Error(ErrorCode::io, file + face_text(record.element, record.face, block.dim) + " is " + what + " with " +
-                                       face_text(record.other_element, std::max(record.other_face, 0), block.dim) +
-                                       " in field " + std::to_string(record.field + 1) +
-                                       ", but the face it shares is " + face_text(neighbor, neighbor_face, block.dim));
+        throw Error(ErrorCode::io, file + face_text(record.element, record.face) + " is " + what + " with " +
+                                       face_text(record.other_element, std::max(record.other_face, 0)) + " in field " +
+                                       std::to_string(record.field + 1) + ", but the face it shares is " +
+                                       face_text(neighbor, neighbor_face));
       continue;  // shared: no boundary tag
     }
     mesh.boundary[at] = std::max<std::int64_t>(record.tag, 0);
@@ -171,7 +166,7 @@ void build_boundary(const ElementBlock& block, const Numbering& numbering, bool 
         if (has_record[at] ||
             numbering.neighbor_element[k * static_cast<std::size_t>(faces) + static_cast<std::size_t>(face)] >= 0)
           continue;
-        throw Error(ErrorCode::io, file + face_text(element, face, block.dim) + " has no boundary condition in field " +
+        throw Error(ErrorCode::io, file + face_text(element, face) + " has no boundary condition in field " +
                                        std::to_string(field + 1) +
                                        " and no other element shares it (a "
                                        "face without a record is internal, E)");

@@ -50,14 +50,6 @@ double timeout() { return detail::timeout_or_default({}); }
   throw Error(ErrorCode::io, "gsr: file '" + block.source + "': " + what);
 }
 
-/// A face named as the messages name it: our name and Nek5000's (prenek) number.
-std::string face_name(int face) {
-  static constexpr const char* names[] = {"r-", "r+", "s-", "s+", "t-", "t+"};
-  static constexpr int prenek[] = {4, 2, 1, 3, 5, 6};
-  if (face < 0 || face > 5) return "face " + std::to_string(face) + " (not a face)";
-  return std::string("face ") + names[face] + " (Nek5000 face " + std::to_string(prenek[face]) + ")";
-}
-
 std::string corner_name(std::int64_t key, int cpe) {
   return "corner " + std::to_string(key % cpe) + " of element " + std::to_string(key / cpe + 1);
 }
