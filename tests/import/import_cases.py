@@ -18,6 +18,9 @@ parallel HDF5), and checked against what the inputs say independently of gsr's c
       solid, three BC fields) import and pass gsr-check.
   import_cases.py refusals  --gsr-mesh B --mpiexec ... --work DIR
       Bad inputs and options: exit code 1, a message naming the problem, no output file.
+  import_cases.py boundary  --gsr-mesh B --mpiexec ... --work DIR
+      A .re2's boundary records against the faces found: E-IMPORT-BOUNDARY-OPEN-FACE,
+      E-IMPORT-BOUNDARY-TWO-RECORDS, E-IMPORT-BOUNDARY-PARTNER.
 Exit code 0 when every check holds; the failures are listed otherwise.
 """
 import argparse
@@ -277,9 +280,49 @@ def refusals(args):
         check(f.read() == data, "the input was changed by the refused import over it")
 
 
+def boundary_errors(args):
+    """The boundary records checked against the faces the numbering found (import.cpp), each
+    with a .re2 that triggers it: the exit code, the message and no output file."""
+    work = args.work
+
+    def variant(name, edit):
+        mesh = re2_writer.box((3, 2))  # elements 1..6, x fastest; W records on every outer face
+        edit(mesh.fields[0])
+        path = os.path.join(work, name + ".re2")
+        re2_writer.write_re2(path, mesh)
+        return path
+
+    def drop_first(records):
+        del records[0]  # element 1's first outer face: a face without a record, unshared
+
+    def twice(records):
+        records.append(records[0])
+
+    def wrong_partner(records):
+        # Element 1's r+ face (prenek 2) is shared with element 2's r- face; say element 5.
+        records.append((1, 2, [5.0, 4.0, 0.0, 0.0, 0.0], "E"))
+
+    cases = [
+        ("E-IMPORT-BOUNDARY-OPEN-FACE", variant("open_face", drop_first),
+         ["element 1 face", "has no boundary condition in field 1 and no other element shares it"]),
+        ("E-IMPORT-BOUNDARY-TWO-RECORDS", variant("two_records", twice), ["element 1 face", "two records in field 1"]),
+        ("E-IMPORT-BOUNDARY-PARTNER", variant("wrong_partner", wrong_partner),
+         ["element 1 face r+ (Nek5000 face 2) is internal (E) with element 5", "the face it shares is element 2"]),
+    ]
+    for identifier, source, words in cases:
+        output = source.replace(".re2", ".h5")
+        result = run_import(args, 2, source, output, 2)
+        text = result.stdout + result.stderr
+        check(result.returncode == 1, f"{identifier}: exit code {result.returncode}, expected 1: {text.strip()}")
+        for w in words + [source]:
+            check(w in text, f"{identifier}: the message does not say '{w}': {text.strip()}")
+        check(not os.path.exists(output), f"{identifier}: {output} was written")
+        print(f"{identifier}: refused", flush=True)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("what", choices=["boxes", "nek", "pipe", "refusals"])
+    parser.add_argument("what", choices=["boxes", "nek", "pipe", "refusals", "boundary"])
     parser.add_argument("--gsr-mesh", required=True)
     parser.add_argument("--gsr-check")
     parser.add_argument("--mpiexec", required=True, help='launcher and its rank-count flag, e.g. "mpiexec -n"')
@@ -288,7 +331,8 @@ def main():
     parser.add_argument("--reference", default=os.path.join(HERE, "nek_reference"))
     args = parser.parse_args()
     os.makedirs(args.work, exist_ok=True)
-    {"boxes": box_cases, "nek": nek_cases, "pipe": pipe_case, "refusals": refusals}[args.what](args)
+    {"boxes": box_cases, "nek": nek_cases, "pipe": pipe_case, "refusals": refusals,
+     "boundary": boundary_errors}[args.what](args)
     if FAILURES:
         print(f"import_cases.py {args.what}: {len(FAILURES)} failures", file=sys.stderr)
         return 1
