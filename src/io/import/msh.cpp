@@ -22,11 +22,15 @@
 #include <bit>
 #include <array>
 #include <cctype>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <sstream>
 #include <string>
@@ -208,9 +212,110 @@ T swapped(T v) {
   return v;
 }
 
+// ---- the file's bytes ---------------------------------------------------------------------------
+
+// The file's bytes as the parser sees them: either all of it in memory (the ASCII path), or
+// the open file read by pread through a small window (the binary scan and the ranks' shares),
+// so that no rank holds the whole of a binary file.
+class Source {
+public:
+  explicit Source(std::string whole) : window_(std::move(whole)), size_(window_.size()) {}
+  Source(int fd, std::size_t size) : fd_(fd), size_(size) {}
+
+  std::size_t size() const { return size_; }
+  char operator[](std::size_t at) {
+    load(at, 1);
+    return window_[at - base_];
+  }
+  // Copies bytes [at, at + n) (the caller has checked at + n <= size()).
+  void copy(std::size_t at, std::size_t n, void* out) {
+    if (fd_ < 0 || n > chunk) {
+      if (fd_ < 0) {
+        std::memcpy(out, window_.data() + at, n);
+        return;
+      }
+      read_at(at, n, static_cast<char*>(out));
+      return;
+    }
+    load(at, n);
+    std::memcpy(out, window_.data() + (at - base_), n);
+  }
+  bool starts_with(std::size_t at, std::string_view text) {
+    if (at + text.size() > size_) return false;
+    std::string got(text.size(), '\0');
+    copy(at, text.size(), got.data());
+    return got == text;
+  }
+  std::string substr(std::size_t at, std::size_t n) {
+    n = std::min(n, size_ - std::min(at, size_));
+    std::string got(n, '\0');
+    copy(at, n, got.data());
+    return got;
+  }
+  std::size_t find(std::string_view text, std::size_t from) {
+    if (fd_ < 0) return window_.find(text, from);
+    // Chunk after chunk, overlapping by the text's length.
+    for (std::size_t at = from; at + text.size() <= size_;) {
+      const std::size_t n = std::min(chunk, size_ - at);
+      load(at, n);
+      const std::size_t hit = std::string_view(window_).substr(at - base_, n).find(text);
+      if (hit != std::string_view::npos) return at + hit;
+      if (at + n >= size_) break;
+      at += n - std::min(n - 1, text.size() - 1);
+    }
+    return std::string::npos;
+  }
+  std::size_t find(char c, std::size_t from) { return find(std::string_view(&c, 1), from); }
+
+  // Reads bytes [at, at + n) of the file into out; false if the file is shorter.
+  bool read_at(std::size_t at, std::size_t n, char* out) const {
+    while (n > 0) {
+      const ssize_t got = ::pread(fd_, out, n, static_cast<off_t>(at));
+      if (got <= 0) return false;
+      out += got, at += static_cast<std::size_t>(got), n -= static_cast<std::size_t>(got);
+    }
+    return true;
+  }
+
+private:
+  static constexpr std::size_t chunk = 1 << 16;
+  void load(std::size_t at, std::size_t n) {
+    if (fd_ < 0 || (at >= base_ && at + n <= base_ + window_.size())) return;
+    base_ = at;
+    window_.resize(std::min(std::max(chunk, n), size_ - at));
+    if (!read_at(at, window_.size(), window_.data())) window_.clear();
+  }
+
+  int fd_ = -1;
+  std::string window_;
+  std::size_t base_ = 0;
+  std::size_t size_ = 0;
+};
+
 // ---- the parser (rank 0) ------------------------------------------------------------------------
 
+// Where a binary file's node and element records lie (the scan's result, on every rank).
+struct NodeBlock {
+  std::int64_t first = 0;  // index of its first node in file order
+  std::int64_t n = 0;
+  std::int64_t tags_at = 0, tag_stride = 0, tag_bytes = 0;  // node i's tag at tags_at + i tag_stride
+  std::int64_t xyz_at = 0, xyz_stride = 0;                  // node i's x, y, z (doubles) likewise
+};
+struct ElementBlockAt {
+  std::int64_t first = 0;  // index of its first element in file order
+  std::int64_t m = 0;
+  std::int64_t at = 0, record = 0;  // element i's record at at + i record
+  std::int64_t type = 0;
+  std::int64_t ntags = 0;      // 2.2: tags after the element tag (the first is the physical tag)
+  std::int64_t int_bytes = 4;  // 2.2: int32 fields; 4.1: size_t fields of the data size
+  std::int64_t entity_dim = 0, entity = 0;
+  std::int64_t physical = 0;  // 4.1: its entity's first physical tag
+};
+
 struct Parsed {
+  bool stopped_ascii = false;  // the scan stopped at an ASCII file's $MeshFormat
+  std::vector<NodeBlock> node_blocks;
+  std::vector<ElementBlockAt> element_blocks;
   bool v4 = false;
   bool binary = false, swapped = false;                       // for the summary's description of the file
   std::unordered_map<std::int64_t, std::int64_t> node_index;  // tag -> index into xyz
@@ -231,7 +336,9 @@ struct Parsed {
 
 class Parser {
 public:
-  Parser(const std::string& path, std::string data) : path_(path), data_(std::move(data)) {}
+  // scan: a binary file's node and element records are not read but located (Parsed's
+  // node_blocks and element_blocks); an ASCII file stops the parse after $MeshFormat.
+  Parser(const std::string& path, Source data, bool scan = false) : path_(path), data_(std::move(data)), scan_(scan) {}
 
   [[noreturn]] void fail(const std::string& what) const {
     throw Error(ErrorCode::io, "gsr: file '" + path_ + "': " + what);
@@ -266,7 +373,7 @@ public:
       skip_line();
       std::int32_t one = 0;
       need(4);
-      std::memcpy(&one, data_.data() + pos_, 4);
+      data_.copy(pos_, 4, &one);
       if (one == 1)
         swap_ = false;
       else if (swapped(one) == 1)
@@ -277,6 +384,10 @@ public:
     }
     end_section();
     v4_ = out.v4;
+    if (scan_ && !binary_) {
+      out.stopped_ascii = true;
+      return out;
+    }
     out.binary = binary_;
     out.swapped = swap_;
     bool have_nodes = false, have_elements = false;
@@ -302,6 +413,10 @@ public:
     if (!have_nodes) corrupt("no $Nodes section");
     if (!have_elements) corrupt("no $Elements section");
     if (v4_) {
+      for (auto& b : out.element_blocks) {
+        const auto it = out.entity_physical.find({static_cast<int>(b.entity_dim), b.entity});
+        b.physical = it == out.entity_physical.end() ? 0 : it->second;
+      }
       for (std::size_t i = 0; i < out.elements.size(); ++i) {
         const auto it = out.entity_physical.find(out.element_entity[i]);
         out.elements[i].physical = it == out.entity_physical.end() ? 0 : it->second;
@@ -322,15 +437,15 @@ private:
     while (pos_ < data_.size() && data_[pos_] != '\n') ++pos_;
     if (pos_ < data_.size()) ++pos_;
   }
-  std::string_view token() {
+  std::string token() {
     skip_space();
     const std::size_t start = pos_;
     while (pos_ < data_.size() && !std::isspace(static_cast<unsigned char>(data_[pos_]))) ++pos_;
     if (pos_ == start) corrupt("the file ends early");
-    return std::string_view(data_).substr(start, pos_ - start);
+    return data_.substr(start, pos_ - start);
   }
   std::int64_t ascii_int() {
-    const std::string_view t = token();
+    const std::string t = token();
     std::int64_t v = 0;
     const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
     if (ec != std::errc() || end != t.data() + t.size())
@@ -338,7 +453,7 @@ private:
     return v;
   }
   double ascii_double() {
-    const std::string_view t = token();
+    const std::string t = token();
     double v = 0;
     const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
     if (ec != std::errc() || end != t.data() + t.size())
@@ -349,7 +464,7 @@ private:
   T raw() {
     need(sizeof(T));
     T v;
-    std::memcpy(&v, data_.data() + pos_, sizeof(T));
+    data_.copy(pos_, sizeof(T), &v);
     pos_ += sizeof(T);
     return swap_ ? swapped(v) : v;
   }
@@ -381,7 +496,7 @@ private:
   void end_section() {
     skip_space();
     const std::string end = "$End" + section_;
-    if (data_.compare(pos_, end.size(), end) != 0) corrupt("no " + end + " where the section should end");
+    if (!data_.starts_with(pos_, end)) corrupt("no " + end + " where the section should end");
     pos_ += end.size();
     skip_line();
   }
@@ -391,6 +506,19 @@ private:
     if (at == std::string::npos) corrupt("no $End" + section_);
     pos_ = at + 1;
     skip_line();
+  }
+
+  // The scan passes over n records of `record` bytes each, checking that the file holds them.
+  void skip_records(std::int64_t n, std::int64_t record) {
+    const auto left = static_cast<std::int64_t>(data_.size() - std::min(pos_, data_.size()));
+    if (n < 0 || record < 0 || (record > 0 && n > left / record)) corrupt("the file ends early");
+    pos_ += static_cast<std::size_t>(n * record);
+  }
+  std::int64_t nodes_so_far(const Parsed& out) const {
+    return out.node_blocks.empty() ? 0 : out.node_blocks.back().first + out.node_blocks.back().n;
+  }
+  std::int64_t elements_so_far(const Parsed& out) const {
+    return out.element_blocks.empty() ? 0 : out.element_blocks.back().first + out.element_blocks.back().m;
   }
 
   // -- sections --
@@ -442,6 +570,12 @@ private:
     if (!v4_) {
       const std::int64_t n = count(ascii_int(), "nodes");
       if (binary_) skip_line();
+      if (scan_) {
+        const auto at = static_cast<std::int64_t>(pos_);
+        out.node_blocks.push_back({nodes_so_far(out), n, at, 28, 4, at + 4, 28});
+        skip_records(n, 28);
+        return;
+      }
       for (std::int64_t i = 0; i < n; ++i) {
         const std::int64_t tag = binary_ ? raw<std::int32_t>() : ascii_int();
         const double x = get_double(), y = get_double(), z = get_double();
@@ -457,9 +591,17 @@ private:
       (void)get_int();
       const std::int64_t parametric = get_int();
       const std::int64_t n = count(get_size(), "nodes");
+      const int extra = parametric ? static_cast<int>(std::clamp<std::int64_t>(dim, 0, 2)) : 0;
+      if (scan_) {
+        const auto at = static_cast<std::int64_t>(pos_);
+        skip_records(n, data_size_);
+        const auto xyz = static_cast<std::int64_t>(pos_);
+        out.node_blocks.push_back({nodes_so_far(out), n, at, data_size_, data_size_, xyz, 8 * (3 + extra)});
+        skip_records(n, 8 * (3 + extra));
+        continue;
+      }
       tags.resize(static_cast<std::size_t>(n));
       for (auto& t : tags) t = get_size();
-      const int extra = parametric ? static_cast<int>(std::clamp<std::int64_t>(dim, 0, 2)) : 0;
       for (std::int64_t i = 0; i < n; ++i) {
         const double x = get_double(), y = get_double(), z = get_double();
         for (int k = 0; k < extra; ++k) (void)get_double();
@@ -506,6 +648,14 @@ private:
         const std::int64_t ntags = count(raw<std::int32_t>(), "tags");
         const TypeInfo info = known(type, 0);
         if (m == 0) corrupt("an element block of 0 elements");
+        if (scan_) {
+          const std::int64_t record = 4 * (1 + ntags + info.nodes);
+          out.element_blocks.push_back(
+              {elements_so_far(out), m, static_cast<std::int64_t>(pos_), record, type, ntags, 4, 0, 0, 0});
+          skip_records(m, record);
+          done += m;
+          continue;
+        }
         for (std::int64_t i = 0; i < m; ++i) {
           const std::int64_t tag = raw<std::int32_t>();
           std::int64_t physical = 0;
@@ -529,6 +679,13 @@ private:
       const int type = static_cast<int>(get_int());
       const std::int64_t m = count(get_size(), "elements");
       const TypeInfo info = known(type, 0);
+      if (scan_) {
+        const std::int64_t record = data_size_ * (1 + info.nodes);
+        out.element_blocks.push_back(
+            {elements_so_far(out), m, static_cast<std::int64_t>(pos_), record, type, 0, data_size_, dim, entity, 0});
+        skip_records(m, record);
+        continue;
+      }
       for (std::int64_t i = 0; i < m; ++i) {
         const std::int64_t tag = get_size();
         add_element(out, tag, type, 0);
@@ -552,7 +709,7 @@ private:
         pairs = count(get_size(), "periodic nodes");
       } else {
         skip_space();
-        if (data_.compare(pos_, 6, "Affine") == 0) skip_line();
+        if (data_.starts_with(pos_, "Affine")) skip_line();
         pairs = count(ascii_int(), "periodic nodes");
       }
       for (std::int64_t k = 0; k < pairs; ++k) {
@@ -565,11 +722,12 @@ private:
   }
 
   std::string path_;
-  std::string data_;
+  Source data_;
   std::size_t pos_ = 0;
   std::string section_;
   bool binary_ = false, swap_ = false, v4_ = false;
   std::int64_t data_size_ = 8;
+  bool scan_ = false;
 };
 
 // ---- records that travel ------------------------------------------------------------------------
@@ -634,21 +792,29 @@ struct Prepared {
   std::vector<FaceKey> boundary;
 };
 
-Prepared prepare(const std::string& path, Parsed& parsed) {
+const char* const pitfall =
+    "; Gmsh saves only the elements of physical groups once any is defined: add a Physical Volume "
+    "(Physical Surface in 2-D) for the mesh, or set Mesh.SaveAll = 1";
+
+std::string missing_node(const std::string& path, std::int64_t element, std::int64_t node) {
+  return message_prefix(path) + "element " + std::to_string(element) + ": node " + std::to_string(node) +
+         " is not defined in $Nodes";
+}
+
+// The volume elements' dimension and type from the element count of every type; throws for a
+// file with none, or with types gsr cannot import, or more than one.
+std::pair<int, int> volume_type(const std::string& path, const std::map<int, std::int64_t>& all) {
   const std::string prefix = message_prefix(path);
-  Prepared out;
   int dim = 0;
-  for (const auto& e : parsed.elements) dim = std::max(dim, type_info(e.type).dim);
-  const std::string pitfall =
-      "; Gmsh saves only the elements of physical groups once any is defined: add a Physical Volume "
-      "(Physical Surface in 2-D) for the mesh, or set Mesh.SaveAll = 1";
+  for (const auto& [type, n] : all)
+    if (n > 0) dim = std::max(dim, type_info(type).dim);
   if (dim < 2)
     throw Error(
         ErrorCode::io,
         prefix + "no volume elements (no quadrilaterals or hexahedra, no element of dimension 2 or 3)" + pitfall);
   std::map<int, std::int64_t> by_type;
-  for (const auto& e : parsed.elements)
-    if (type_info(e.type).dim == dim) ++by_type[e.type];
+  for (const auto& [type, n] : all)
+    if (n > 0 && type_info(type).dim == dim) by_type[type] += n;
   std::string bad;
   for (const auto& [type, n] : by_type)
     if (!importable(type))
@@ -665,19 +831,79 @@ Prepared prepare(const std::string& path, Parsed& parsed) {
     throw Error(ErrorCode::io, prefix + std::to_string(dim) + "-D elements of more than one type: " + mix +
                                    "; gsr imports " + kind + " of one type per file");
   }
-  const int type = by_type.begin()->first;
+  return {dim, by_type.begin()->first};
+}
+
+// Fills a volume record's corners and points from its element's node tags (node(tag): the
+// node's x, y, z, or nullptr for a tag $Nodes does not define); returns the element's
+// problem as the message that names it, or "" when there is none. In 2-D every node must lie
+// in the plane z = z0 (the first node's z: have_z false sets it).
+template <class Node>
+std::string fill_volume(const std::string& path, int dim, int type, std::int64_t gmsh_tag, const std::int64_t* tags,
+                        Node&& node, double& z0, bool& have_z, VolumeRecord& r) {
   const int g = first_order(type) ? 2 : 3;
   const int nodes = type_info(type).nodes;
-  const std::vector<int> to_grid = gmsh_to_grid(dim);
+  static const std::vector<int> grid2 = gmsh_to_grid(2), grid3 = gmsh_to_grid(3);
+  const std::vector<int>& to_grid = dim == 3 ? grid3 : grid2;
+  for (int c = 0; c < corners_per_element(dim); ++c) r.vertices[c] = tags[gmsh_corner[c]];
+  if (g == 2) {
+    for (int c = 0; c < corners_per_element(dim); ++c) {
+      const double* xyz = node(r.vertices[c]);
+      if (xyz == nullptr) return missing_node(path, gmsh_tag, r.vertices[c]);
+      std::copy_n(xyz, 3, r.points + 3 * c);
+    }
+  } else {
+    for (int k = 0; k < nodes; ++k) {
+      const double* xyz = node(tags[k]);
+      if (xyz == nullptr) return missing_node(path, gmsh_tag, tags[k]);
+      std::copy_n(xyz, 3, r.points + 3 * to_grid[k]);
+    }
+    if (type == 16 || type == 17) complete_serendipity(dim, r.points);
+  }
+  if (dim == 2) {
+    for (int k = 0; k < nodes; ++k) {
+      const double* xyz = node(tags[k]);
+      if (xyz == nullptr) return missing_node(path, gmsh_tag, tags[k]);
+      const double z = xyz[2];
+      if (!have_z) z0 = z, have_z = true;
+      if (std::abs(z - z0) > 1e-9 * (1.0 + std::abs(z0)))
+        return message_prefix(path) +
+               "no volume elements: its highest-dimensional elements are quadrilaterals "
+               "that do not lie in one plane z = const (surfaces of a 3-D mesh, element " +
+               std::to_string(gmsh_tag) + ")" + pitfall;
+    }
+    for (int p = 0; p < g * g; ++p) r.points[3 * p + 2] = 0.0;
+  }
+  return {};
+}
 
-  auto node = [&](const Parsed::Element& e, std::int64_t tag) -> const double* {
+// A boundary element's key (its sorted corner tags); returns its problem's message or "".
+template <class Node>
+std::string fill_boundary(const std::string& path, int type, std::int64_t gmsh_tag, std::int64_t physical,
+                          const std::int64_t* tags, Node&& node, FaceKey& k) {
+  const TypeInfo info = type_info(type);
+  k.tag = physical;
+  k.gmsh_tag = gmsh_tag;
+  const int corners = info.dim == 1 ? 2 : (type == 3 || type == 10 || type == 16 ? 4 : 3);
+  k.corners = corners;
+  for (int c = 0; c < corners; ++c) {
+    if (node(tags[c]) == nullptr) return missing_node(path, gmsh_tag, tags[c]);
+    k.key[c] = tags[c];
+  }
+  sort_small(k.key, static_cast<std::size_t>(corners));
+  if (corners == 3) k.key[3] = -1;  // a triangle: matches no face
+  return {};
+}
+
+Prepared prepare(const std::string& path, Parsed& parsed) {
+  Prepared out;
+  std::map<int, std::int64_t> all;
+  for (const auto& e : parsed.elements) ++all[e.type];
+  const auto [dim, type] = volume_type(path, all);
+  auto node = [&](std::int64_t tag) -> const double* {
     const auto it = parsed.node_index.find(tag);
-    if (it == parsed.node_index.end())
-      throw Error(ErrorCode::io, prefix + "element " + std::to_string(e.tag) + ": node " + std::to_string(tag) +
-                                     " is not defined in $Nodes");
-    return parsed.xyz.data() + 3 * it->second;
+    return it == parsed.node_index.end() ? nullptr : parsed.xyz.data() + 3 * it->second;
   };
-
   double z0 = 0.0;
   bool have_z = false;
   for (const auto& e : parsed.elements) {
@@ -685,47 +911,21 @@ Prepared prepare(const std::string& path, Parsed& parsed) {
     VolumeRecord r;
     r.index = static_cast<std::int64_t>(out.volumes.size());
     r.group = e.physical;
-    const std::int64_t* tags = parsed.nodes.data() + e.first_node;
-    for (int c = 0; c < corners_per_element(dim); ++c) r.vertices[c] = tags[gmsh_corner[c]];
-    if (g == 2) {
-      for (int c = 0; c < corners_per_element(dim); ++c) std::copy_n(node(e, r.vertices[c]), 3, r.points + 3 * c);
-    } else {
-      for (int k = 0; k < nodes; ++k) std::copy_n(node(e, tags[k]), 3, r.points + 3 * to_grid[k]);
-      if (type == 16 || type == 17) complete_serendipity(dim, r.points);
-    }
-    if (dim == 2) {
-      for (int k = 0; k < nodes; ++k) {
-        const double z = node(e, tags[k])[2];
-        if (!have_z) z0 = z, have_z = true;
-        if (std::abs(z - z0) > 1e-9 * (1.0 + std::abs(z0)))
-          throw Error(ErrorCode::io, prefix +
-                                         "no volume elements: its highest-dimensional elements are quadrilaterals "
-                                         "that do not lie in one plane z = const (surfaces of a 3-D mesh, element " +
-                                         std::to_string(e.tag) + ")" + pitfall);
-      }
-      for (int p = 0; p < g * g; ++p) r.points[3 * p + 2] = 0.0;
-    }
+    const std::string problem =
+        fill_volume(path, dim, type, e.tag, parsed.nodes.data() + e.first_node, node, z0, have_z, r);
+    if (!problem.empty()) throw Error(ErrorCode::io, problem);
     out.volumes.push_back(r);
   }
   for (const auto& e : parsed.elements) {
-    const TypeInfo info = type_info(e.type);
-    if (info.dim != dim - 1 || e.physical == 0) continue;
+    if (type_info(e.type).dim != dim - 1 || e.physical == 0) continue;
     FaceKey k;
-    k.tag = e.physical;
-    k.gmsh_tag = e.tag;
-    const int corners = info.dim == 1 ? 2 : (e.type == 3 || e.type == 10 || e.type == 16 ? 4 : 3);
-    k.corners = corners;
-    const std::int64_t* tags = parsed.nodes.data() + e.first_node;
-    for (int c = 0; c < corners; ++c) {
-      (void)node(e, tags[c]);
-      k.key[c] = tags[c];
-    }
-    sort_small(k.key, static_cast<std::size_t>(corners));
-    if (corners == 3) k.key[3] = -1;  // a triangle: matches no face
+    const std::string problem =
+        fill_boundary(path, e.type, e.tag, e.physical, parsed.nodes.data() + e.first_node, node, k);
+    if (!problem.empty()) throw Error(ErrorCode::io, problem);
     out.boundary.push_back(k);
   }
   out.header.dim = dim;
-  out.header.geometry = g;
+  out.header.geometry = first_order(type) ? 2 : 3;
   out.header.elements = static_cast<std::int64_t>(out.volumes.size());
   out.header.v4 = parsed.v4;
   out.header.binary = parsed.binary;
@@ -745,6 +945,267 @@ T take(const std::string& bytes, std::size_t& at) {
   return v;
 }
 
+// ---- binary files: every rank reads its share ---------------------------------------------------
+
+// Closes the file it holds.
+struct File {
+  int fd = -1;
+  std::size_t size = 0;
+  File() = default;
+  File(const File&) = delete;
+  File& operator=(const File&) = delete;
+  ~File() {
+    if (fd >= 0) ::close(fd);
+  }
+  void open(const std::string& path) {
+    fd = ::open(path.c_str(), O_RDONLY);
+    if (fd < 0) throw Error(ErrorCode::io, message_prefix(path) + "cannot open it for reading");
+    struct stat st {};
+    if (::fstat(fd, &st) != 0 || st.st_size < 0) throw Error(ErrorCode::io, message_prefix(path) + "cannot read it");
+    size = static_cast<std::size_t>(st.st_size);
+  }
+};
+
+// A node as its reader sends it to the rank its tag hashes to (position: its index in the file).
+struct NodeRecord {
+  std::int64_t tag = 0, position = 0;
+  double xyz[3] = {};
+};
+// A node's coordinates as its tag's rank answers a request (found 0: $Nodes lacks the tag).
+struct NodeAnswer {
+  std::int64_t tag = 0, found = 0;
+  double xyz[3] = {};
+};
+
+int tag_owner(std::int64_t tag, int ranks) {
+  std::uint64_t h = static_cast<std::uint64_t>(tag) * 0x9e3779b97f4a7c15ull;
+  h ^= h >> 29;
+  h *= 0xbf58476d1ce4e5b9ull;
+  h ^= h >> 32;
+  return static_cast<int>(h % static_cast<std::uint64_t>(ranks));
+}
+
+// A binary file's integer field: 2.2's int32, 4.1's size_t of 4 or 8 bytes.
+std::int64_t decode_int(const char* p, std::int64_t bytes, bool is_signed, bool swap) {
+  if (bytes == 4) {
+    std::uint32_t v = 0;
+    std::memcpy(&v, p, 4);
+    if (swap) v = swapped(v);
+    return is_signed ? static_cast<std::int64_t>(static_cast<std::int32_t>(v)) : static_cast<std::int64_t>(v);
+  }
+  std::uint64_t v = 0;
+  std::memcpy(&v, p, 8);
+  if (swap) v = swapped(v);
+  return static_cast<std::int64_t>(v);
+}
+double decode_double(const char* p, bool swap) {
+  double v = 0;
+  std::memcpy(&v, p, 8);
+  return swap ? swapped(v) : v;
+}
+
+// The part [first, last) of the items numbered by blocks (each with its first index and count),
+// block by block: calls visit(block, a, b) for items [a, b) of the block, 0-based in it.
+template <class Block, class Count, class Visit>
+void for_share(const std::vector<Block>& blocks, std::int64_t first, std::int64_t last, Count&& count, Visit&& visit) {
+  for (const auto& b : blocks) {
+    const std::int64_t a = std::max(first, b.first) - b.first;
+    const std::int64_t e = std::min(last, b.first + count(b)) - b.first;
+    if (a < e) visit(b, a, e);
+  }
+}
+
+// Every rank's part of a binary file, from the layout rank 0's scan found: an even share of
+// the node records goes to the ranks their tags hash to; an even share of the element
+// records is read, each volume element's nodes are asked of those ranks, and the volume
+// records and boundary keys come out as rank 0's prepare() makes them for a whole file.
+Prepared read_binary_share(const std::string& path, MPI_Comm comm, const Header& header,
+                           const std::vector<NodeBlock>& node_blocks,
+                           const std::vector<ElementBlockAt>& element_blocks) {
+  const double timeout = detail::timeout_or_default({});
+  const std::string prefix = message_prefix(path);
+  int rank = 0, ranks = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &ranks);
+  const bool swap = header.swapped != 0, v4 = header.v4 != 0;
+  File file;
+  agreed(comm, [&] { file.open(path); });
+  const Source source(file.fd, file.size);
+  auto read = [&](std::int64_t at, std::int64_t n, const char* section) {
+    std::string bytes(static_cast<std::size_t>(n), '\0');
+    if (!source.read_at(static_cast<std::size_t>(at), bytes.size(), bytes.data()))
+      throw Error(ErrorCode::io, prefix + "section $" + section + ": the file ends early (truncated or corrupt file)");
+    return bytes;
+  };
+
+  // Nodes: this rank's share of the records, to the ranks their tags hash to.
+  std::int64_t total_nodes = 0;
+  for (const auto& b : node_blocks) total_nodes += b.n;
+  std::vector<NodeRecord> nodes;
+  std::vector<int> to;
+  agreed(comm, [&] {
+    const auto share = block_range(total_nodes, rank, ranks);
+    for_share(
+        node_blocks, share[0], share[1], [](const NodeBlock& b) { return b.n; },
+        [&](const NodeBlock& b, std::int64_t a, std::int64_t e) {
+          const std::string tags =
+              read(b.tags_at + a * b.tag_stride, (e - a - 1) * b.tag_stride + b.tag_bytes, "Nodes");
+          const std::string xyz = read(b.xyz_at + a * b.xyz_stride, (e - a - 1) * b.xyz_stride + 24, "Nodes");
+          for (std::int64_t i = 0; i < e - a; ++i) {
+            NodeRecord r;
+            r.tag = decode_int(tags.data() + i * b.tag_stride, b.tag_bytes, !v4, swap);
+            r.position = b.first + a + i;
+            for (int x = 0; x < 3; ++x) r.xyz[x] = decode_double(xyz.data() + i * b.xyz_stride + 8 * x, swap);
+            nodes.push_back(r);
+            to.push_back(tag_owner(r.tag, ranks));
+          }
+        });
+  });
+  auto held = transfer(nodes, to, comm).records;
+  nodes = {}, to = {};
+  std::sort(held.begin(), held.end(), [](const NodeRecord& a, const NodeRecord& b) {
+    return std::tie(a.tag, a.position) < std::tie(b.tag, b.position);
+  });
+  // A tag given twice: the one whose second definition comes first in the file, as a whole
+  // file's parse reports it.
+  std::int64_t twice = std::numeric_limits<std::int64_t>::max(), twice_tag = 0;
+  for (std::size_t i = 1; i < held.size(); ++i)
+    if (held[i].tag == held[i - 1].tag && held[i].position < twice) twice = held[i].position, twice_tag = held[i].tag;
+  std::int64_t first_twice = twice;
+  detail::allreduce_polled(&first_twice, 1, MPI_INT64_T, MPI_MIN, comm, timeout);
+  agreed(comm, [&] {
+    if (twice == first_twice && twice != std::numeric_limits<std::int64_t>::max())
+      throw Error(ErrorCode::io, prefix + "section $Nodes: node " + std::to_string(twice_tag) +
+                                     " is defined twice (truncated or corrupt file)");
+  });
+
+  // The volume type, from the element blocks' headers (the same on every rank).
+  std::map<int, std::int64_t> all;
+  for (const auto& b : element_blocks) all[static_cast<int>(b.type)] += b.m;
+  const auto [dim, type] = volume_type(path, all);
+  const int nodes_per = type_info(type).nodes;
+
+  // Elements: this rank's share of the records; volume elements numbered by the volume
+  // elements of the blocks before theirs (known from the headers, so no rank waits).
+  struct Local {
+    std::int64_t index = 0, tag = 0, type = 0, physical = 0, volume = -1;
+    std::size_t first_node = 0;
+  };
+  std::int64_t total_elements = 0;
+  for (const auto& b : element_blocks) total_elements += b.m;
+  std::vector<Local> elements;
+  std::vector<std::int64_t> element_nodes;
+  agreed(comm, [&] {
+    std::int64_t volumes_before = 0;
+    std::size_t next = 0;
+    const auto share = block_range(total_elements, rank, ranks);
+    for_share(
+        element_blocks, share[0], share[1], [](const ElementBlockAt& b) { return b.m; },
+        [&](const ElementBlockAt& b, std::int64_t a, std::int64_t e) {
+          for (; next < element_blocks.size() && element_blocks[next].first < b.first; ++next)
+            if (element_blocks[next].type == type) volumes_before += element_blocks[next].m;
+          const TypeInfo info = type_info(static_cast<int>(b.type));
+          const bool volume = b.type == type;
+          if (!volume && (info.dim != dim - 1 || (v4 && b.physical == 0))) return;
+          const std::string bytes = read(b.at + a * b.record, (e - a) * b.record, "Elements");
+          for (std::int64_t i = 0; i < e - a; ++i) {
+            const char* p = bytes.data() + i * b.record;
+            auto field = [&](std::int64_t k) { return decode_int(p + k * b.int_bytes, b.int_bytes, !v4, swap); };
+            Local l;
+            l.index = b.first + a + i;
+            l.tag = field(0);
+            l.type = b.type;
+            l.physical = v4 ? b.physical : (b.ntags > 0 ? field(1) : 0);
+            if (!volume && l.physical == 0) continue;
+            l.volume = volume ? volumes_before + a + i : -1;
+            l.first_node = element_nodes.size();
+            const std::int64_t skip = 1 + (v4 ? 0 : b.ntags);
+            for (int k = 0; k < info.nodes; ++k) element_nodes.push_back(field(skip + k));
+            elements.push_back(l);
+          }
+        });
+  });
+
+  // Their nodes' coordinates, asked of the ranks their tags hash to.
+  std::vector<std::int64_t> wanted;
+  for (const auto& l : elements) {
+    const int n = l.volume >= 0 ? nodes_per : (dim == 3 ? (l.type == 3 || l.type == 10 || l.type == 16 ? 4 : 3) : 2);
+    wanted.insert(wanted.end(), element_nodes.begin() + static_cast<std::ptrdiff_t>(l.first_node),
+                  element_nodes.begin() + static_cast<std::ptrdiff_t>(l.first_node) + n);
+  }
+  std::sort(wanted.begin(), wanted.end());
+  wanted.erase(std::unique(wanted.begin(), wanted.end()), wanted.end());
+  for (std::int64_t t : wanted) to.push_back(tag_owner(t, ranks));
+  auto asked = transfer(wanted, to, comm);
+  wanted = {}, to = {};
+  std::vector<NodeAnswer> answers;
+  answers.reserve(asked.records.size());
+  for (std::int64_t t : asked.records) {
+    NodeAnswer a;
+    a.tag = t;
+    const auto it =
+        std::lower_bound(held.begin(), held.end(), t, [](const NodeRecord& r, std::int64_t v) { return r.tag < v; });
+    if (it != held.end() && it->tag == t) a.found = 1, std::copy_n(it->xyz, 3, a.xyz);
+    answers.push_back(a);
+  }
+  auto answered = transfer(answers, asked.sources, comm).records;
+  answers = {}, held = {};
+  std::sort(answered.begin(), answered.end(), [](const NodeAnswer& a, const NodeAnswer& b) { return a.tag < b.tag; });
+  auto node = [&](std::int64_t tag) -> const double* {
+    const auto it = std::lower_bound(answered.begin(), answered.end(), tag,
+                                     [](const NodeAnswer& r, std::int64_t v) { return r.tag < v; });
+    return it != answered.end() && it->tag == tag && it->found ? it->xyz : nullptr;
+  };
+
+  // 2-D: the plane is the first volume element's first node's.
+  double z0 = 0.0;
+  if (dim == 2) {
+    z0 = std::numeric_limits<double>::infinity();
+    for (const auto& l : elements)
+      if (l.volume == 0 && node(element_nodes[l.first_node]) != nullptr) z0 = node(element_nodes[l.first_node])[2];
+    detail::allreduce_polled(&z0, 1, MPI_DOUBLE, MPI_MIN, comm, timeout);
+  }
+
+  // The records, and the first problem as a whole file's pass meets it: volume elements in
+  // file order, then boundary elements in file order.
+  Prepared out;
+  std::int64_t problem_at = std::numeric_limits<std::int64_t>::max();
+  std::string problem;
+  bool have_z = true;
+  for (const auto& l : elements) {
+    std::string p;
+    std::int64_t at = 0;
+    if (l.volume >= 0) {
+      VolumeRecord r;
+      r.index = l.volume;
+      r.group = l.physical;
+      p = fill_volume(path, dim, type, l.tag, element_nodes.data() + l.first_node, node, z0, have_z, r);
+      at = l.index;
+      if (p.empty()) out.volumes.push_back(r);
+    } else {
+      FaceKey k;
+      p = fill_boundary(path, static_cast<int>(l.type), l.tag, l.physical, element_nodes.data() + l.first_node, node,
+                        k);
+      at = total_elements + l.index;
+      if (p.empty()) out.boundary.push_back(k);
+    }
+    if (!p.empty() && at < problem_at) problem_at = at, problem = std::move(p);
+  }
+  std::int64_t first_problem = problem_at;
+  detail::allreduce_polled(&first_problem, 1, MPI_INT64_T, MPI_MIN, comm, timeout);
+  agreed(comm, [&] {
+    if (problem_at == first_problem && !problem.empty()) throw Error(ErrorCode::io, problem);
+  });
+
+  out.header = header;
+  out.header.dim = dim;
+  out.header.geometry = first_order(type) ? 2 : 3;
+  out.header.elements = 0;
+  for (const auto& b : element_blocks)
+    if (b.type == type) out.header.elements += b.m;
+  return out;
+}
+
 }  // namespace
 
 ElementBlock read_msh(const std::string& path, MPI_Comm comm) {
@@ -753,23 +1214,29 @@ ElementBlock read_msh(const std::string& path, MPI_Comm comm) {
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &ranks);
 
+  // Rank 0 scans the file: the whole of an ASCII file, or a binary file's sections but for the
+  // bulk of its node and element records, which it only locates.
   Prepared prepared;
   Parsed parsed;
   agreed(comm, [&] {
     if (rank != 0) return;
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw Error(ErrorCode::io, message_prefix(path) + "cannot open it for reading");
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (in.bad()) throw Error(ErrorCode::io, message_prefix(path) + "cannot read it");
-    parsed = Parser(path, std::move(text).str()).parse();
+    File file;
+    file.open(path);
+    parsed = Parser(path, Source(file.fd, file.size), true).parse();
+    if (!parsed.stopped_ascii) return;
+    std::string text(file.size, '\0');
+    if (!Source(file.fd, file.size).read_at(0, text.size(), text.data()))
+      throw Error(ErrorCode::io, message_prefix(path) + "cannot read it");
+    parsed = Parser(path, Source(std::move(text))).parse();
     prepared = prepare(path, parsed);
   });
+  const bool binary = rank == 0 && !parsed.stopped_ascii;
 
-  // Header, names and periodic pairs to every rank.
+  // Header, names, periodic pairs and a binary file's record layout to every rank.
   std::string bytes;
   if (rank == 0) {
     Header h = prepared.header;
+    if (binary) h.v4 = parsed.v4, h.binary = 1, h.swapped = parsed.swapped;
     h.names = static_cast<std::int64_t>(parsed.names.size());
     h.periodic = static_cast<std::int64_t>(parsed.periodic.size());
     put(bytes, h);
@@ -779,7 +1246,12 @@ ElementBlock read_msh(const std::string& path, MPI_Comm comm) {
       bytes += n.name;
     }
     for (const auto& p : parsed.periodic) put(bytes, p);
+    put(bytes, static_cast<std::int64_t>(parsed.node_blocks.size()));
+    for (const auto& b : parsed.node_blocks) put(bytes, b);
+    put(bytes, static_cast<std::int64_t>(parsed.element_blocks.size()));
+    for (const auto& b : parsed.element_blocks) put(bytes, b);
   }
+  parsed = {};
   std::int64_t size = static_cast<std::int64_t>(bytes.size());
   detail::bcast_polled(&size, sizeof size, 0, comm, timeout);
   bytes.resize(static_cast<std::size_t>(size));
@@ -788,7 +1260,7 @@ ElementBlock read_msh(const std::string& path, MPI_Comm comm) {
   ElementBlock block;
   block.source = path;
   std::size_t at = 0;
-  const Header h = take<Header>(bytes, at);
+  Header h = take<Header>(bytes, at);
   for (std::int64_t i = 0; i < h.names; ++i) {
     ElementBlock::Name n;
     n.dim = static_cast<int>(take<std::int64_t>(bytes, at));
@@ -800,6 +1272,15 @@ ElementBlock read_msh(const std::string& path, MPI_Comm comm) {
   }
   for (std::int64_t i = 0; i < h.periodic; ++i)
     block.periodic_nodes.push_back(take<std::array<std::int64_t, 2>>(bytes, at));
+  std::vector<NodeBlock> node_blocks(static_cast<std::size_t>(take<std::int64_t>(bytes, at)));
+  for (auto& b : node_blocks) b = take<NodeBlock>(bytes, at);
+  std::vector<ElementBlockAt> element_blocks(static_cast<std::size_t>(take<std::int64_t>(bytes, at)));
+  for (auto& b : element_blocks) b = take<ElementBlockAt>(bytes, at);
+  bytes = {};
+  if (h.binary && h.dim == 0) {
+    prepared = read_binary_share(path, comm, h, node_blocks, element_blocks);
+    h = prepared.header;
+  }
 
   const int dim = static_cast<int>(h.dim);
   block.dim = dim;
