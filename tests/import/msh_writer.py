@@ -234,6 +234,9 @@ def element_list(box, defect):
 def write_msh(path, box, version="2.2", binary=False, big_endian=False, defect=None):
     o = Out(binary, big_endian)
     node_tags = box.tags.flatten(order="F")
+    if defect == "duplicate-node":  # the last node takes the second one's tag (in another 4.1 block)
+        node_tags = node_tags.copy()
+        node_tags[-1] = node_tags[1]
     coords = box.xyz.reshape(-1, 3, order="F")
     elements = element_list(box, defect)
     v = "3.0" if defect == "version" else version
@@ -368,8 +371,8 @@ def suite(folder):
         write_msh(os.path.join(folder, f"{name}-4.1-bin-be.msh"), box, "4.1", True, big_endian=True)
         write_msh(os.path.join(folder, f"{name}-2.2-bin-be.msh"), box, "2.2", True, big_endian=True)
     small = Box(3, (2, 1, 1), order=2, seed=1)
-    for defect in ["truncated", "version", "tets", "mixed", "no-volume", "undefined-node", "unmatched"]:
-        for version, binary in [("2.2", False), ("4.1", True)]:
+    for defect in ["truncated", "version", "tets", "mixed", "no-volume", "undefined-node", "unmatched", "duplicate-node"]:
+        for version, binary in [("2.2", False), ("2.2", True), ("4.1", True)]:
             kind = "bin" if binary else "ascii"
             write_msh(os.path.join(folder, f"bad-{defect}-{version}-{kind}.msh"), small, version, binary, defect=defect)
     write_msh(os.path.join(folder, "bad-no-volume-2d.msh"), Box(2, (2, 2), order=2, seed=2), "4.1", False,

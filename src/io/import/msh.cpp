@@ -1,11 +1,25 @@
 // io/import/msh.cpp — Gmsh's .msh reader (versions 2.2 and 4.1, ASCII and binary).
 //
-// How the file is read. Rank 0 reads the whole file (ASCII or binary alike), checks it,
-// resolves every volume element's nodes to coordinates and builds one fixed-size record per
-// volume element (index, group, corner tags, geometry points); the records are then dealt to
-// their block owners with gsr::transfer. Rank 0 so holds the file plus about 0.75 KB per
-// volume element at once: meant for meshes up to about a million elements (under 1 GB on
-// rank 0); larger meshes want a reader that reads its own part of the file on every rank.
+// How the file is read.
+//   - Rank 0 opens the file and reads $MeshFormat. An ASCII file it then reads whole: it
+//     checks it, resolves every volume element's nodes to coordinates and builds one
+//     fixed-size record per volume element (index, group, corner tags, geometry points),
+//     which are dealt to their block owners with gsr::transfer. Rank 0 so holds the file plus
+//     about 0.75 KB per volume element: meant for ASCII files up to about a million elements
+//     (under 1 GB on rank 0).
+//   - A binary file rank 0 only scans, through a 64 KB window (pread): it reads the small
+//     sections ($PhysicalNames, $Entities, $Periodic) and the block headers of $Nodes and
+//     $Elements, and steps over the records themselves (checking that the file holds them);
+//     unknown sections are searched for their $End line. The record layout (a few words per
+//     block), the names and the periodic pairs go to every rank (bcast_polled). Every rank
+//     then reads an even share of the node records and of the element records by offset:
+//     nodes (tag, x, y, z) travel to the rank their tag hashes to, which finds tags defined
+//     twice; each rank asks those ranks for the nodes of the volume and boundary elements it
+//     read (two more transfers), builds the volume records (element i: the i-th volume
+//     element in file order, counted from the block headers) and deals them as above. No
+//     rank holds the file or all nodes: about 1.5 KB per element of its share plus 0.1 KB per
+//     node it holds; the checks find the first problem in file order (a polled min), so
+//     the message is the whole-file reader's at any rank count.
 // Boundary elements (dimension dim - 1 with a physical tag) are matched to the volume faces
 // on the rank a hash of their sorted corner tags names, so no rank needs every face.
 #include "io/import/msh.hpp"
@@ -220,7 +234,7 @@ T swapped(T v) {
 class Source {
 public:
   explicit Source(std::string whole) : window_(std::move(whole)), size_(window_.size()) {}
-  Source(int fd, std::size_t size) : fd_(fd), size_(size) {}
+  Source(int fd, std::size_t size, std::string path) : fd_(fd), size_(size), path_(std::move(path)) {}
 
   std::size_t size() const { return size_; }
   char operator[](std::size_t at) {
@@ -234,7 +248,7 @@ public:
         std::memcpy(out, window_.data() + at, n);
         return;
       }
-      read_at(at, n, static_cast<char*>(out));
+      fill(at, n, static_cast<char*>(out));
       return;
     }
     load(at, n);
@@ -283,16 +297,21 @@ private:
     if (fd_ < 0 || (at >= base_ && at + n <= base_ + window_.size())) return;
     base_ = at;
     window_.resize(std::min(std::max(chunk, n), size_ - at));
-    if (!read_at(at, window_.size(), window_.data())) window_.clear();
+    fill(at, window_.size(), window_.data());
+  }
+
+  void fill(std::size_t at, std::size_t n, char* out) const {
+    if (!read_at(at, n, out)) throw Error(ErrorCode::io, "gsr: file '" + path_ + "': cannot read it");
   }
 
   int fd_ = -1;
   std::string window_;
   std::size_t base_ = 0;
   std::size_t size_ = 0;
+  std::string path_;
 };
 
-// ---- the parser (rank 0) ------------------------------------------------------------------------
+// ---- the parser (rank 0: an ASCII file, or a binary file's scan) ---------------------------------
 
 // Where a binary file's node and element records lie (the scan's result, on every rank).
 struct NodeBlock {
@@ -1030,7 +1049,7 @@ Prepared read_binary_share(const std::string& path, MPI_Comm comm, const Header&
   const bool swap = header.swapped != 0, v4 = header.v4 != 0;
   File file;
   agreed(comm, [&] { file.open(path); });
-  const Source source(file.fd, file.size);
+  const Source source(file.fd, file.size, path);
   auto read = [&](std::int64_t at, std::int64_t n, const char* section) {
     std::string bytes(static_cast<std::size_t>(n), '\0');
     if (!source.read_at(static_cast<std::size_t>(at), bytes.size(), bytes.data()))
@@ -1222,10 +1241,10 @@ ElementBlock read_msh(const std::string& path, MPI_Comm comm) {
     if (rank != 0) return;
     File file;
     file.open(path);
-    parsed = Parser(path, Source(file.fd, file.size), true).parse();
+    parsed = Parser(path, Source(file.fd, file.size, path), true).parse();
     if (!parsed.stopped_ascii) return;
     std::string text(file.size, '\0');
-    if (!Source(file.fd, file.size).read_at(0, text.size(), text.data()))
+    if (!Source(file.fd, file.size, path).read_at(0, text.size(), text.data()))
       throw Error(ErrorCode::io, message_prefix(path) + "cannot read it");
     parsed = Parser(path, Source(std::move(text))).parse();
     prepared = prepare(path, parsed);
