@@ -268,14 +268,14 @@ public:
   }
   std::size_t find(std::string_view text, std::size_t from) {
     if (fd_ < 0) return window_.find(text, from);
-    // Chunk after chunk, overlapping by the text's length.
+    // Window after window, overlapping by the text's length.
     for (std::size_t at = from; at + text.size() <= size_;) {
-      const std::size_t n = std::min(chunk, size_ - at);
-      load(at, n);
-      const std::size_t hit = std::string_view(window_).substr(at - base_, n).find(text);
+      load(at, std::min(text.size(), size_ - at));
+      const std::size_t hit = std::string_view(window_).substr(at - base_).find(text);
       if (hit != std::string_view::npos) return at + hit;
-      if (at + n >= size_) break;
-      at += n - std::min(n - 1, text.size() - 1);
+      const std::size_t end = base_ + window_.size();
+      if (end >= size_) break;
+      at = std::max(at + 1, end - std::min(end - at, text.size() - 1));
     }
     return std::string::npos;
   }
@@ -329,6 +329,8 @@ struct ElementBlockAt {
   std::int64_t int_bytes = 4;  // 2.2: int32 fields; 4.1: size_t fields of the data size
   std::int64_t entity_dim = 0, entity = 0;
   std::int64_t physical = 0;  // 4.1: its entity's first physical tag
+  std::int64_t stride = 0;    // element i's record at at + i stride (2.2 blocks of one element
+                              // each, as some writers give, are one run whose stride spans a header)
 };
 
 struct Parsed {
@@ -669,8 +671,14 @@ private:
         if (m == 0) corrupt("an element block of 0 elements");
         if (scan_) {
           const std::int64_t record = 4 * (1 + ntags + info.nodes);
-          out.element_blocks.push_back(
-              {elements_so_far(out), m, static_cast<std::int64_t>(pos_), record, type, ntags, 4, 0, 0, 0});
+          const auto at = static_cast<std::int64_t>(pos_);
+          ElementBlockAt* last = out.element_blocks.empty() ? nullptr : &out.element_blocks.back();
+          if (m == 1 && last != nullptr && last->type == type && last->ntags == ntags &&
+              (last->m == 1 || last->stride == record + 12) && at == last->at + last->m * (record + 12)) {
+            last->stride = record + 12, ++last->m;  // one more single after the run's last
+          } else {
+            out.element_blocks.push_back({elements_so_far(out), m, at, record, type, ntags, 4, 0, 0, 0, record});
+          }
           skip_records(m, record);
           done += m;
           continue;
@@ -700,8 +708,8 @@ private:
       const TypeInfo info = known(type, 0);
       if (scan_) {
         const std::int64_t record = data_size_ * (1 + info.nodes);
-        out.element_blocks.push_back(
-            {elements_so_far(out), m, static_cast<std::int64_t>(pos_), record, type, 0, data_size_, dim, entity, 0});
+        out.element_blocks.push_back({elements_so_far(out), m, static_cast<std::int64_t>(pos_), record, type, 0,
+                                      data_size_, dim, entity, 0, record});
         skip_records(m, record);
         continue;
       }
@@ -1126,9 +1134,9 @@ Prepared read_binary_share(const std::string& path, MPI_Comm comm, const Header&
           const TypeInfo info = type_info(static_cast<int>(b.type));
           const bool volume = b.type == type;
           if (!volume && (info.dim != dim - 1 || (v4 && b.physical == 0))) return;
-          const std::string bytes = read(b.at + a * b.record, (e - a) * b.record, "Elements");
+          const std::string bytes = read(b.at + a * b.stride, (e - a - 1) * b.stride + b.record, "Elements");
           for (std::int64_t i = 0; i < e - a; ++i) {
-            const char* p = bytes.data() + i * b.record;
+            const char* p = bytes.data() + i * b.stride;
             auto field = [&](std::int64_t k) { return decode_int(p + k * b.int_bytes, b.int_bytes, !v4, swap); };
             Local l;
             l.index = b.first + a + i;
