@@ -231,7 +231,8 @@ def element_list(box, defect):
     return out
 
 
-def write_msh(path, box, version="2.2", binary=False, big_endian=False, defect=None):
+def write_msh(path, box, version="2.2", binary=False, big_endian=False, defect=None, singles=False):
+    """singles: 2.2 binary with every element in a block of its own (as pipe.msh has them)."""
     o = Out(binary, big_endian)
     node_tags = box.tags.flatten(order="F")
     if defect == "duplicate-node":  # the last node takes the second one's tag (in another 4.1 block)
@@ -251,7 +252,7 @@ def write_msh(path, box, version="2.2", binary=False, big_endian=False, defect=N
     if version == "4.1":
         write_41(o, box, node_tags, coords, elements)
     else:
-        write_22(o, box, node_tags, coords, elements)
+        write_22(o, box, node_tags, coords, elements, singles)
     data = o.data()
     if defect == "truncated":
         data = data[: len(data) * 2 // 3]
@@ -259,7 +260,7 @@ def write_msh(path, box, version="2.2", binary=False, big_endian=False, defect=N
         f.write(data)
 
 
-def write_22(o, box, node_tags, coords, elements):
+def write_22(o, box, node_tags, coords, elements, singles=False):
     o.text(f"$Nodes\n{len(node_tags)}\n")
     for tag, xyz in zip(node_tags, coords):
         if o.binary:
@@ -272,8 +273,8 @@ def write_22(o, box, node_tags, coords, elements):
     o.text("$EndNodes\n")
     o.text(f"$Elements\n{len(elements)}\n")
     if o.binary:  # blocks of consecutive elements of one type
-        for _, group in itertools.groupby(elements, key=lambda e: e[1]):
-            group = list(group)
+        groups = [[e] for e in elements] if singles else [list(g) for _, g in itertools.groupby(elements, key=lambda e: e[1])]
+        for group in groups:
             o.ints([group[0][1], len(group), 2])
             for tag, _, phys, entity, _, nodes in group:
                 o.ints([tag, phys, entity] + nodes)
@@ -370,6 +371,7 @@ def suite(folder):
             write_msh(os.path.join(folder, f"{name}-{version}-{kind}.msh"), box, version, binary)
         write_msh(os.path.join(folder, f"{name}-4.1-bin-be.msh"), box, "4.1", True, big_endian=True)
         write_msh(os.path.join(folder, f"{name}-2.2-bin-be.msh"), box, "2.2", True, big_endian=True)
+        write_msh(os.path.join(folder, f"{name}-2.2-bin-singles.msh"), box, "2.2", True, singles=True)
     small = Box(3, (2, 1, 1), order=2, seed=1)
     for defect in ["truncated", "version", "tets", "mixed", "no-volume", "undefined-node", "unmatched", "duplicate-node"]:
         for version, binary in [("2.2", False), ("2.2", True), ("4.1", True)]:
