@@ -1056,8 +1056,7 @@ Prepared read_binary_share(const std::string& path, MPI_Comm comm, const Header&
   MPI_Comm_size(comm, &ranks);
   const bool swap = header.swapped != 0, v4 = header.v4 != 0;
   File file;
-  agreed(comm, [&] { file.open(path); });
-  const Source source(file.fd, file.size, path);
+  Source source{std::string()};  // the file, once open
   auto read = [&](std::int64_t at, std::int64_t n, const char* section) {
     std::string bytes(static_cast<std::size_t>(n), '\0');
     if (!source.read_at(static_cast<std::size_t>(at), bytes.size(), bytes.data()))
@@ -1071,6 +1070,8 @@ Prepared read_binary_share(const std::string& path, MPI_Comm comm, const Header&
   std::vector<NodeRecord> nodes;
   std::vector<int> to;
   agreed(comm, [&] {
+    file.open(path);
+    source = Source(file.fd, file.size, path);
     const auto share = block_range(total_nodes, rank, ranks);
     for_share(
         node_blocks, share[0], share[1], [](const NodeBlock& b) { return b.n; },
