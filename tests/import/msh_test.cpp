@@ -135,6 +135,11 @@ TEST(ImportMsh, BoxesInEveryFormatGiveTheWritersBlock) {
       const std::string path = suite + "/" + box + "-" + format + ".msh";
       blocks.push_back(read_msh(path, MPI_COMM_WORLD));
       expect_block(blocks.back(), x, path);
+      // The writer's binary is little-endian unless -be.
+      const std::string kind = format.find("ascii") != std::string::npos ? " ASCII"
+                               : format.find("-be") != std::string::npos ? " binary, big-endian"
+                                                                         : " binary, little-endian";
+      EXPECT_EQ(blocks.back().format, "Gmsh " + format.substr(0, 3) + kind) << path;
       EXPECT_EQ(blocks.back().vertices, blocks.front().vertices) << path;
       EXPECT_EQ(blocks.back().points, blocks.front().points) << path;
     }

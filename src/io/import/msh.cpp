@@ -1258,7 +1258,7 @@ ElementBlock read_msh(const std::string& path, MPI_Comm comm) {
     parsed = Parser(path, Source(std::move(text))).parse();
     prepared = prepare(path, parsed);
   });
-  const bool binary = rank == 0 && !parsed.stopped_ascii;
+  const bool binary = rank == 0 && parsed.binary;  // the scan stopped short of its records
 
   // Header, names, periodic pairs and a binary file's record layout to every rank.
   std::string bytes;
