@@ -273,7 +273,10 @@ def write_22(o, box, node_tags, coords, elements, singles=False):
     o.text("$EndNodes\n")
     o.text(f"$Elements\n{len(elements)}\n")
     if o.binary:  # blocks of consecutive elements of one type
-        groups = [[e] for e in elements] if singles else [list(g) for _, g in itertools.groupby(elements, key=lambda e: e[1])]
+        if singles:
+            groups = [[e] for e in elements]
+        else:
+            groups = [list(g) for _, g in itertools.groupby(elements, key=lambda e: e[1])]
         for group in groups:
             o.ints([group[0][1], len(group), 2])
             for tag, _, phys, entity, _, nodes in group:
@@ -373,7 +376,8 @@ def suite(folder):
         write_msh(os.path.join(folder, f"{name}-2.2-bin-be.msh"), box, "2.2", True, big_endian=True)
         write_msh(os.path.join(folder, f"{name}-2.2-bin-singles.msh"), box, "2.2", True, singles=True)
     small = Box(3, (2, 1, 1), order=2, seed=1)
-    for defect in ["truncated", "version", "tets", "mixed", "no-volume", "undefined-node", "unmatched", "duplicate-node"]:
+    defects = ["truncated", "version", "tets", "mixed", "no-volume", "undefined-node", "unmatched", "duplicate-node"]
+    for defect in defects:
         for version, binary in [("2.2", False), ("2.2", True), ("4.1", True)]:
             kind = "bin" if binary else "ascii"
             write_msh(os.path.join(folder, f"bad-{defect}-{version}-{kind}.msh"), small, version, binary, defect=defect)
