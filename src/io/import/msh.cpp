@@ -1178,11 +1178,13 @@ Prepared read_binary_share(const std::string& path, MPI_Comm comm, const Header&
   }
   auto answered = transfer(answers, asked.sources, comm).records;
   answers = {}, held = {};
-  std::sort(answered.begin(), answered.end(), [](const NodeAnswer& a, const NodeAnswer& b) { return a.tag < b.tag; });
+  std::unordered_map<std::int64_t, const double*> where;  // tag -> its answer's x, y, z
+  where.reserve(answered.size());
+  for (const auto& a : answered)
+    if (a.found) where.emplace(a.tag, a.xyz);
   auto node = [&](std::int64_t tag) -> const double* {
-    const auto it = std::lower_bound(answered.begin(), answered.end(), tag,
-                                     [](const NodeAnswer& r, std::int64_t v) { return r.tag < v; });
-    return it != answered.end() && it->tag == tag && it->found ? it->xyz : nullptr;
+    const auto it = where.find(tag);
+    return it == where.end() ? nullptr : it->second;
   };
 
   // 2-D: the plane is the first volume element's first node's.
