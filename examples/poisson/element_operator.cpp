@@ -71,15 +71,22 @@ ElementOperator::ElementOperator(int dim, const GllRule& rule, std::size_t eleme
       for (int p = 0; p < nodes_; ++p) x[p] = xe[p * dim + c];
       for (int a = 0; a < dim; ++a) sweep(d_, a, x.data(), dx.data() + (c * dim + a) * nodes_, false);
     }
+    // A mirrored element (left-handed node order, as imported meshes may hold) has det J < 0
+    // at every node and is as good as its mirror image: the integrals take |det J|. An
+    // element whose Jacobian vanishes or changes sign is folded or degenerate.
+    double orientation = 0;
     for (int p = 0; p < nodes_; ++p) {
       Eigen::Matrix3d jacobian = Eigen::Matrix3d::Identity();
       for (int c = 0; c < dim; ++c)
         for (int a = 0; a < dim; ++a) jacobian(c, a) = dx[(c * dim + a) * nodes_ + p];
-      const double det = jacobian.determinant();
+      const double signed_det = jacobian.determinant();
+      if (p == 0) orientation = signed_det < 0 ? -1 : 1;
+      const double det = orientation * signed_det;
       if (!(det > 0))
-        throw std::runtime_error("element operator: local element " + std::to_string(e) +
-                                 " has a non-positive Jacobian (" + std::to_string(det) + ") at node " +
-                                 std::to_string(p) + ": inverted or degenerate");
+        throw std::runtime_error("element operator: local element " + std::to_string(e) + " has a Jacobian of " +
+                                 std::to_string(signed_det) + " at node " + std::to_string(p) +
+                                 (p == 0 ? "" : ", of the other sign or zero than at node 0") +
+                                 ": folded or degenerate");
       double weight = 1;
       for (int a = 0, rest = p; a < dim; ++a, rest /= n1_) weight *= rule.weights[rest % n1_];
       const Eigen::Matrix3d inverse = jacobian.inverse();  // dr_a / dx_c

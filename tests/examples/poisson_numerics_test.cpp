@@ -193,13 +193,41 @@ TEST(ElementOperator, ElementsAreIndependentBlocks) {
   }
 }
 
-TEST(ElementOperator, RejectsInvertedElements) {
+// A mirrored element (its nodes in left-handed order, det J < 0 everywhere, as imported
+// meshes may hold) is the same element as its mirror image: same mass, same stiffness.
+TEST(ElementOperator, MirroredElementsEqualTheirImages) {
+  for (const int dim : {2, 3}) {
+    const GllRule rule = make_gll_rule(4);
+    auto shape = [dim](const double* r, double* x) { dim == 2 ? curved_2d(r, x) : curved_3d(r, x); };
+    const auto xyz = element_coordinates(dim, rule, shape);
+    const auto mirrored = element_coordinates(dim, rule, [&](const double* r, double* x) {
+      shape(r, x);
+      x[0] = -x[0];
+    });
+    const ElementOperator op(dim, rule, 1, xyz), image(dim, rule, 1, mirrored);
+    std::vector<double> u(op.local_size());
+    for (std::size_t p = 0; p < u.size(); ++p) u[p] = std::sin(0.7 * static_cast<double>(p)) + 0.1 * p;
+    const auto a = stiffness(op, u), b = stiffness(image, u);
+    for (std::size_t p = 0; p < u.size(); ++p) {
+      EXPECT_GT(image.mass()[p], 0.0);
+      EXPECT_NEAR(image.mass()[p], op.mass()[p], 1e-14);
+      EXPECT_NEAR(b[p], a[p], 1e-12 * (1 + std::abs(a[p])));
+    }
+  }
+}
+
+TEST(ElementOperator, RejectsFoldedAndDegenerateElements) {
   const GllRule rule = make_gll_rule(2);
-  const auto xyz = element_coordinates(2, rule, [](const double* r, double* x) {
-    x[0] = -r[0];  // mirrored: negative Jacobian
+  const auto folded = element_coordinates(2, rule, [](const double* r, double* x) {
+    x[0] = r[0] * r[0];  // dx/dr runs from -2 to 2: the Jacobian changes sign
     x[1] = r[1];
   });
-  EXPECT_THROW(ElementOperator(2, rule, 1, xyz), std::runtime_error);
+  EXPECT_THROW(ElementOperator(2, rule, 1, folded), std::runtime_error);
+  const auto flat = element_coordinates(2, rule, [](const double* r, double* x) {
+    x[0] = r[0];
+    x[1] = 0;  // no area
+  });
+  EXPECT_THROW(ElementOperator(2, rule, 1, flat), std::runtime_error);
 }
 
 TEST(ConjugateGradients, SolvesASymmetricPositiveDefiniteSystem) {
