@@ -46,6 +46,17 @@ public:
   /// The diagonal of the unassembled mass matrix B_L = w |det J|.
   const std::vector<double>& mass() const noexcept { return mass_; }
 
+  /// GLL quadrature on one face of one element, for boundary integrals
+  /// int_face q . n phi dS = sum_i area_normals[i] . q(x_i) phi(x_i).
+  struct FaceQuadrature {
+    std::vector<int> nodes;            // the element's nodes on the face
+    std::vector<double> area_normals;  // [i * dim + c]: outward unit normal times w_face dS/dr
+  };
+  /// Face `face` (2 axis + side: r-, r+, s-, s+, t-, t+) of local element `element`, from the
+  /// coordinates the operator was built from: the outward normal times the surface element
+  /// is +-|det J| grad r_axis, whatever the element's handedness.
+  FaceQuadrature face_quadrature(std::size_t element, int face, std::span<const double> coordinates) const;
+
 private:
   int dim_;
   int n1_;       // N + 1
@@ -53,7 +64,8 @@ private:
   int factors_;  // independent entries of the symmetric G: 3 in 2-D, 6 in 3-D
   std::size_t elements_;
   Eigen::MatrixXd d_, dt_;
-  std::vector<double> g_;  // [element][node][factor]: G_00, G_11, (G_22), G_01, (G_02, G_12)
+  std::vector<double> weights_;  // the 1-D GLL weights
+  std::vector<double> g_;        // [element][node][factor]: G_00, G_11, (G_22), G_01, (G_02, G_12)
   std::vector<double> mass_;
 
   // out (=, or += when accumulate) M applied along reference axis `axis` of one element.
