@@ -127,8 +127,13 @@ void print_report(const nlohmann::json& j) {
               j["ranks"].get<int>() == 1 ? "" : "s");
   std::printf("  exact solution   u = %s\n", j["exact"].get<std::string>().c_str());
   if (j["boundary"] == "tagged faces") {
-    const std::string tags = j["dirichlet_tags"].is_string() ? std::string("every tag") : j["dirichlet_tags"].dump();
-    std::printf("  boundary         u = exact on %lld faces (field 1, %s), du/dn = exact's on %lld\n",
+    std::string tags = j["dirichlet_tags"].is_string()   ? "every tag"
+                       : j["dirichlet_tags"].size() == 1 ? "tag "
+                                                         : "tags ";
+    if (!j["dirichlet_tags"].is_string())
+      for (std::size_t t = 0; t < j["dirichlet_tags"].size(); ++t)
+        tags += (t ? "," : "") + std::to_string(j["dirichlet_tags"][t].get<long long>());
+    std::printf("  boundary         u = exact on %lld faces (field 1, %s); du/dn = exact du/dn on %lld\n",
                 j["dirichlet_faces"].get<long long>(), tags.c_str(), j["neumann_faces"].get<long long>());
   }
   std::printf("  gs method        %s (%s)\n", j["method"].get<std::string>().c_str(),

@@ -231,6 +231,16 @@ def check_imported(tools, args):
         for name, expected in (("dirichlet_faces", args.dirichlet_faces), ("neumann_faces", args.neumann_faces)):
             if expected is not None and report[name] != expected:
                 fail("N=%d: %s is %d, the mesh has %d" % (order, name, report[name], expected))
+    # Tags that choose nothing, on every rank alike (status 1, the tag named), and tags for a
+    # mesh whose boundary is its box's walls.
+    result = tools.solve(tools.path("imported_n%d.h5" % orders[0]), args.import_ranks,
+                         ["--dirichlet", "987654", "--no-output"], expect_success=False)
+    if result.returncode != 1 or "Dirichlet tag 987654" not in result.stderr or result.stdout:
+        fail("--dirichlet 987654: status %d, stderr %r" % (result.returncode, result.stderr))
+    box = tools.mesh("box_for_tags.h5", 2, "2,2", 2)
+    result = tools.solve(box, 1, ["--dirichlet", "1", "--no-output"], expect_success=False)
+    if result.returncode != 1 or "has no /mesh/boundary" not in result.stderr:
+        fail("--dirichlet on a box: status %d, stderr %r" % (result.returncode, result.stderr))
     low, high = orders[0], orders[-1]
     if not errors[high] * args.min_drop < errors[low]:
         fail("the error falls from %.3e (N=%d) to %.3e (N=%d), by less than %g x"
