@@ -129,10 +129,11 @@ print(f"  gs setup                {b['setup_seconds']:.3f} s, method {b['method'
 print(f"  ratio number / setup    {b['ratio']:.3f}  (target <= 0.5: {'met' if b['ratio'] <= 0.5 else 'NOT met'})")
 for r in b["per_rank"]:
     e = max(r["elements"], 1)
-    print(f"  rank {r['rank']}: {r['elements']} elements; peak {mib(r['read_match_peak_bytes']):.0f} MiB reading and "
-          f"matching, {mib(r['number_peak_bytes']):.0f} MiB numbering "
-          f"(+{(r['number_peak_bytes'] - r['number_before_bytes']) / e:.0f} B/element), "
-          f"{mib(r['setup_peak_bytes']):.0f} MiB in gs setup")
+    over = lambda key: (r[key] - r["start_bytes"]) / e
+    print(f"  rank {r['rank']}: {r['elements']} elements; peak MiB (bytes per element over the "
+          f"{mib(r['start_bytes']):.0f} MiB at start): read+match {mib(r['read_match_peak_bytes']):.0f} "
+          f"({over('read_match_peak_bytes'):.0f}), number {mib(r['number_peak_bytes']):.0f} "
+          f"({over('number_peak_bytes'):.0f}), gs setup {mib(r['setup_peak_bytes']):.0f} ({over('setup_peak_bytes'):.0f})")
 steps = [l for l in open(f"{work}/import.txt") if l.strip().startswith("steps")]
 print("  gsr-mesh import steps   " + (re.sub(r"^steps\s+", "", steps[0].strip()) if steps else "(none printed)"))
 try:

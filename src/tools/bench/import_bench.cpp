@@ -92,17 +92,19 @@ double median(std::vector<double> values) {
 }
 
 /// One step's memory on one rank: the resident set before it and the peak during it, over
-/// the rounds.
+/// the rounds: the largest peak, and the largest growth of a round (its peak less the resident
+/// set at its start, which holds what earlier rounds freed but the allocator kept).
 struct StepMemory {
-  std::int64_t before = 0, peak = 0;
+  std::int64_t peak = 0, growth = 0;
   void add(const Memory& start, const Memory& end) {
-    before = std::max(before, start.rss);
     peak = std::max(peak, end.peak);
+    growth = std::max(growth, end.peak - start.rss);
   }
 };
 
-/// Per rank, gathered on every rank: local elements, then for each of the three steps (read and
-/// match, number, gs setup) the resident set before it and its peak.
+/// Per rank, gathered on every rank: local elements, the resident set at the start (MPI and
+/// the libraries, before any mesh), the peak of reading and matching, then the number and gs
+/// setup steps' peaks and growths.
 constexpr int per_rank_values = 7;
 
 std::vector<std::int64_t> gather(const std::vector<std::int64_t>& mine, MPI_Comm comm) {
@@ -128,6 +130,7 @@ int run(const Arguments& args, MPI_Comm comm) {
   if (!problem.empty()) throw gsr::Error(gsr::ErrorCode::invalid_argument, problem);
 
   // ---- untimed: the corners' vertex ids, as the import has them before numbering --------------
+  const Memory at_start = memory_now();
   const double read_start = MPI_Wtime();
   std::vector<std::int64_t> corners;
   int dim = 0;
@@ -183,8 +186,8 @@ int run(const Arguments& args, MPI_Comm comm) {
     ids_per_rank = static_cast<std::int64_t>(numbering.ids.size());
   }
 
-  const std::vector<std::int64_t> all = gather({count, after_read.rss, after_read.peak, number_memory.before,
-                                                number_memory.peak, setup_memory.before, setup_memory.peak},
+  const std::vector<std::int64_t> all = gather({count, at_start.rss, after_read.peak, number_memory.peak,
+                                                number_memory.growth, setup_memory.peak, setup_memory.growth},
                                                comm);
   const double number = median(number_seconds), setup = median(setup_seconds), ratio = number / setup;
   if (rank != 0) return 0;
@@ -212,20 +215,31 @@ int run(const Arguments& args, MPI_Comm comm) {
   out << " s; gs setup";
   for (double s : setup_seconds) out << ' ' << std::setprecision(4) << s;
   out << " s\n";
-  out << "  memory per rank  MiB; 'before': resident at the step's start, 'peak': during it"
-      << (resets ? "" : " (peaks since the process started: /proc/self/clear_refs not writable)") << "\n";
-  out << "    rank  elements  read+match peak  number before/peak  gs setup before/peak  peak bytes/element\n";
+  // Bytes per local element of a step's peak over the resident set at the start.
+  auto per_element = [](std::int64_t bytes, std::int64_t elements) { return elements > 0 ? bytes / elements : 0; };
+  out << "  memory per rank  resident at the start (MPI, libraries), then each step's peak, MiB, and in\n"
+      << "                   brackets the peak over the start in bytes per element of the rank"
+      << (resets ? "" : "\n                   (peaks since the process started: /proc/self/clear_refs not writable)")
+      << "\n";
+  out << "    rank  elements  start";
+  for (const char* step : {"read+match", "number", "gs setup"}) out << "  " << std::setw(16) << step;
+  out << "\n";
   for (int r = 0; r < ranks; ++r) {
     const std::int64_t* v = all.data() + static_cast<std::size_t>(r) * per_rank_values;
-    const std::int64_t peak = std::max({v[2], v[4], v[6]});
-    out << "    " << std::setw(4) << r << "  " << std::setw(8) << v[0] << "  " << std::setw(15) << mib(v[2]) << "  "
-        << std::setw(9) << mib(v[3]) << " / " << std::setw(7) << mib(v[4]) << "  " << std::setw(9) << mib(v[5]) << " / "
-        << std::setw(8) << mib(v[6]) << "  " << std::setw(18) << (v[0] > 0 ? peak / v[0] : 0) << "\n";
+    out << "    " << std::setw(4) << r << "  " << std::setw(8) << v[0] << "  " << std::setw(5) << mib(v[1]);
+    for (const int step : {2, 3, 5}) {
+      out << "  " << std::setw(7) << mib(v[step]) << " (" << std::setw(6) << per_element(v[step] - v[1], v[0]) << ")";
+    }
+    out << "\n";
   }
-  out << "  per element      number: " << (all[0] > 0 ? (all[4] - all[3]) / all[0] : 0)
-      << " bytes over the resident set on rank 0 (the ids alone: "
-      << 8 * ids_per_rank / std::max<std::int64_t>(all[0], 1)
-      << "); gs setup: " << (all[0] > 0 ? (all[6] - all[5]) / all[0] : 0) << "\n";
+  out << "  growth           the most one round's peak exceeds the resident set at its start, bytes per\n"
+      << "                   element: number";
+  for (int r = 0; r < ranks; ++r)
+    out << (r ? ", " : " ") << per_element(all[r * per_rank_values + 4], all[r * per_rank_values]);
+  out << " (the ids alone: " << per_element(8 * ids_per_rank, all[0]) << "); gs setup";
+  for (int r = 0; r < ranks; ++r)
+    out << (r ? ", " : " ") << per_element(all[r * per_rank_values + 6], all[r * per_rank_values]);
+  out << "\n";
   std::cout << out.str() << std::flush;
 
   if (!args.json_path.empty()) {
@@ -252,11 +266,12 @@ int run(const Arguments& args, MPI_Comm comm) {
       const std::int64_t* v = all.data() + static_cast<std::size_t>(r) * per_rank_values;
       per_rank.push_back({{"rank", r},
                           {"elements", v[0]},
+                          {"start_bytes", v[1]},
                           {"read_match_peak_bytes", v[2]},
-                          {"number_before_bytes", v[3]},
-                          {"number_peak_bytes", v[4]},
-                          {"setup_before_bytes", v[5]},
-                          {"setup_peak_bytes", v[6]}});
+                          {"number_peak_bytes", v[3]},
+                          {"number_growth_bytes", v[4]},
+                          {"setup_peak_bytes", v[5]},
+                          {"setup_growth_bytes", v[6]}});
     }
     doc["per_rank"] = per_rank;
     std::ofstream file(args.json_path);
