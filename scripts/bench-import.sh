@@ -131,8 +131,9 @@ for r in b["per_rank"]:
     e = max(r["elements"], 1)
     over = lambda key: (r[key] - r["start_bytes"]) / e
     print(f"  rank {r['rank']}: {r['elements']} elements; peak MiB (bytes per element over the "
-          f"{mib(r['start_bytes']):.0f} MiB at start): read+match {mib(r['read_match_peak_bytes']):.0f} "
-          f"({over('read_match_peak_bytes'):.0f}), number {mib(r['number_peak_bytes']):.0f} "
+          f"{mib(r['start_bytes']):.0f} MiB at start): read {mib(r['read_peak_bytes']):.0f} "
+          f"({over('read_peak_bytes'):.0f}), match {mib(r['match_peak_bytes']):.0f} "
+          f"({over('match_peak_bytes'):.0f}), number {mib(r['number_peak_bytes']):.0f} "
           f"({over('number_peak_bytes'):.0f}), gs setup {mib(r['setup_peak_bytes']):.0f} ({over('setup_peak_bytes'):.0f})")
 steps = [l for l in open(f"{work}/import.txt") if l.strip().startswith("steps")]
 print("  gsr-mesh import steps   " + (re.sub(r"^steps\s+", "", steps[0].strip()) if steps else "(none printed)"))

@@ -103,9 +103,9 @@ struct StepMemory {
 };
 
 /// Per rank, gathered on every rank: local elements, the resident set at the start (MPI and
-/// the libraries, before any mesh), the peak of reading and matching, then the number and gs
-/// setup steps' peaks and growths.
-constexpr int per_rank_values = 7;
+/// the libraries, before any mesh), the peaks of reading and of matching (the block still
+/// held, as in the import), then the number and gs setup steps' peaks and growths.
+constexpr int per_rank_values = 8;
 
 std::vector<std::int64_t> gather(const std::vector<std::int64_t>& mine, MPI_Comm comm) {
   const std::vector<std::byte> all =
@@ -136,8 +136,12 @@ int run(const Arguments& args, MPI_Comm comm) {
   int dim = 0;
   std::int64_t first = 0, elements = 0, count = 0;
   std::string source, format, vertex_source;
+  bool resets = false;
+  Memory after_read;
   {
     const ElementBlock block = read_re2(args.input, comm);
+    after_read = memory_now();
+    resets = reset_peak();
     Vertices vertices = match_vertices(block, comm);
     corners = std::move(vertices.ids);
     dim = block.dim;
@@ -149,8 +153,7 @@ int run(const Arguments& args, MPI_Comm comm) {
     vertex_source = block.vertex_source.empty() ? "corners matched by coordinates" : block.vertex_source;
   }
   const double read_seconds = max_over_ranks(MPI_Wtime() - read_start, comm);
-  const Memory after_read = memory_now();
-  const bool resets = reset_peak();
+  const Memory after_match = memory_now();
 
   gsr::SetupOptions options;
   options.method = *gsr::method_from_string(args.method);
@@ -186,9 +189,10 @@ int run(const Arguments& args, MPI_Comm comm) {
     ids_per_rank = static_cast<std::int64_t>(numbering.ids.size());
   }
 
-  const std::vector<std::int64_t> all = gather({count, at_start.rss, after_read.peak, number_memory.peak,
-                                                number_memory.growth, setup_memory.peak, setup_memory.growth},
-                                               comm);
+  const std::vector<std::int64_t> all =
+      gather({count, at_start.rss, after_read.peak, after_match.peak, number_memory.peak, number_memory.growth,
+              setup_memory.peak, setup_memory.growth},
+             comm);
   const double number = median(number_seconds), setup = median(setup_seconds), ratio = number / setup;
   if (rank != 0) return 0;
 
@@ -222,12 +226,12 @@ int run(const Arguments& args, MPI_Comm comm) {
       << (resets ? "" : "\n                   (peaks since the process started: /proc/self/clear_refs not writable)")
       << "\n";
   out << "    rank  elements  start";
-  for (const char* step : {"read+match", "number", "gs setup"}) out << "  " << std::setw(16) << step;
+  for (const char* step : {"read", "match", "number", "gs setup"}) out << "  " << std::setw(16) << step;
   out << "\n";
   for (int r = 0; r < ranks; ++r) {
     const std::int64_t* v = all.data() + static_cast<std::size_t>(r) * per_rank_values;
     out << "    " << std::setw(4) << r << "  " << std::setw(8) << v[0] << "  " << std::setw(5) << mib(v[1]);
-    for (const int step : {2, 3, 5}) {
+    for (const int step : {2, 3, 4, 6}) {
       out << "  " << std::setw(7) << mib(v[step]) << " (" << std::setw(6) << per_element(v[step] - v[1], v[0]) << ")";
     }
     out << "\n";
@@ -235,10 +239,10 @@ int run(const Arguments& args, MPI_Comm comm) {
   out << "  growth           the most one round's peak exceeds the resident set at its start, bytes per\n"
       << "                   element: number";
   for (int r = 0; r < ranks; ++r)
-    out << (r ? ", " : " ") << per_element(all[r * per_rank_values + 4], all[r * per_rank_values]);
+    out << (r ? ", " : " ") << per_element(all[r * per_rank_values + 5], all[r * per_rank_values]);
   out << " (the ids alone: " << per_element(8 * ids_per_rank, all[0]) << "); gs setup";
   for (int r = 0; r < ranks; ++r)
-    out << (r ? ", " : " ") << per_element(all[r * per_rank_values + 6], all[r * per_rank_values]);
+    out << (r ? ", " : " ") << per_element(all[r * per_rank_values + 7], all[r * per_rank_values]);
   out << "\n";
   std::cout << out.str() << std::flush;
 
@@ -267,11 +271,12 @@ int run(const Arguments& args, MPI_Comm comm) {
       per_rank.push_back({{"rank", r},
                           {"elements", v[0]},
                           {"start_bytes", v[1]},
-                          {"read_match_peak_bytes", v[2]},
-                          {"number_peak_bytes", v[3]},
-                          {"number_growth_bytes", v[4]},
-                          {"setup_peak_bytes", v[5]},
-                          {"setup_growth_bytes", v[6]}});
+                          {"read_peak_bytes", v[2]},
+                          {"match_peak_bytes", v[3]},
+                          {"number_peak_bytes", v[4]},
+                          {"number_growth_bytes", v[5]},
+                          {"setup_peak_bytes", v[6]},
+                          {"setup_growth_bytes", v[7]}});
     }
     doc["per_rank"] = per_rank;
     std::ofstream file(args.json_path);
