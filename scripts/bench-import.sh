@@ -83,10 +83,7 @@ whole_number --repeats "$repeats" 1 1000 "a number of rounds"
 # tree only under a build folder.
 work=$(safe_dirs_resolve "$work")
 safe_dirs_check "$work" --work
-case $work/ in
-  "$repo"/build*/*) ;;
-  "$repo"/*) die "--work $work is inside the source tree $repo; use a scratch folder" ;;
-esac
+safe_dirs_outside_sources "$work" --work
 
 bench=$build/src/tools/gsr-import-bench
 mesh=$build/src/tools/gsr-mesh
