@@ -17,6 +17,8 @@ parallel HDF5), and checked against what the inputs say independently of gsr's c
       Nek5000's bcid_test/3D/pipe.msh (binary Gmsh 2.2, hex27) imports and passes gsr-check.
   import_cases.py refusals  --gsr-mesh B --mpiexec ... --work DIR
       Bad inputs and options: exit code 1, a message naming the problem, no output file.
+  import_cases.py hostile   --gsr-mesh B --gsr-check C --mpiexec ... --work DIR
+      What a user may throw at it: more ranks than elements, ...; each output through gsr-check.
 Exit code 0 when every check holds; the failures are listed otherwise.
 """
 import argparse
@@ -49,10 +51,10 @@ def check(condition, what):
     return condition
 
 
-def run_import(args, ranks, source, output, order, *extra):
+def run_import(args, ranks, source, output, order, *extra, env=None):
     command = shlex.split(args.mpiexec) + [str(ranks), args.gsr_mesh, "import", source, "-o", output,
                                            "--order", str(order), *extra]
-    result = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    result = subprocess.run(command, capture_output=True, text=True, timeout=300, env=env)
     return result
 
 
@@ -259,9 +261,48 @@ def refusals(args):
         check(f.read() == data, "the input was changed by the refused import over it")
 
 
+def run_check(args, ranks, mesh_file):
+    command = shlex.split(args.mpiexec) + [str(ranks), args.gsr_check, mesh_file]
+    return subprocess.run(command, capture_output=True, text=True, timeout=300, env=SHORT_TIMEOUT)
+
+
+# A rank that waits for another that skipped a collective step fails within seconds.
+SHORT_TIMEOUT = dict(os.environ, GSR_TIMEOUT="10")
+
+
+def hostile(args):
+    """What a user may throw at the import that the other cases do not: more ranks than
+    elements, paths with spaces, a surface mesh in 3-D space, serendipity elements, periodic
+    Gmsh meshes, several BC fields; each import then through gsr-check."""
+    work = args.work
+    # More ranks than elements (a rank with no element): the import, with the ids from the
+    # file (Gmsh node tags, a .ma2) or by coordinates, then gsr-check on as many ranks.
+    two_msh = os.path.join(work, "two.msh")
+    msh_writer.write_msh(two_msh, msh_writer.Box(3, (2, 1, 1), order=1), "4.1", False)
+    two = re2_writer.box((2, 1))
+    two_re2 = os.path.join(work, "two.re2")
+    re2_writer.write_re2(two_re2, two)
+    re2_writer.write_vertices(os.path.join(work, "two.ma2"), two)
+    for source, extra, n in ((two_msh, (), (2, 1, 1)), (two_re2, (), (2, 1))):
+        output = os.path.join(work, os.path.basename(source) + "%d.h5" % len(extra))
+        result = run_import(args, 3, source, output, 2, *extra, env=SHORT_TIMEOUT)
+        if not check(result.returncode == 0, f"{source} {extra} at P = 3 (2 elements): exit {result.returncode}: "
+                                             f"{result.stderr.strip()[-300:]}"):
+            continue
+        with h5py.File(output, "r") as f:
+            ids = f["mesh"]["global_ids"][...]
+        m = expected_ids(n, 2, ())
+        check(len(np.unique(ids)) == m and ids.max() == m,
+              f"{source} at P = 3: {len(np.unique(ids))} distinct ids, largest {ids.max()}; expected 1..{m}")
+        result = run_check(args, 3, output)
+        check(result.returncode == 0, f"gsr-check {output} at P = 3: exit {result.returncode}: "
+                                      f"{(result.stdout + result.stderr).strip()[-300:]}")
+    print("more ranks than elements: checked", flush=True)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("what", choices=["boxes", "nek", "pipe", "refusals"])
+    parser.add_argument("what", choices=["boxes", "nek", "pipe", "refusals", "hostile"])
     parser.add_argument("--gsr-mesh", required=True)
     parser.add_argument("--gsr-check")
     parser.add_argument("--mpiexec", required=True, help='launcher and its rank-count flag, e.g. "mpiexec -n"')
@@ -270,7 +311,7 @@ def main():
     parser.add_argument("--reference", default=os.path.join(HERE, "nek_reference"))
     args = parser.parse_args()
     os.makedirs(args.work, exist_ok=True)
-    {"boxes": box_cases, "nek": nek_cases, "pipe": pipe_case, "refusals": refusals}[args.what](args)
+    {"boxes": box_cases, "nek": nek_cases, "pipe": pipe_case, "refusals": refusals, "hostile": hostile}[args.what](args)
     if FAILURES:
         print(f"import_cases.py {args.what}: {len(FAILURES)} failures", file=sys.stderr)
         return 1
