@@ -16,7 +16,9 @@ parallel HDF5), and checked against what the inputs say independently of gsr's c
   import_cases.py pipe      --gsr-mesh B --gsr-check C --mpiexec ... --work DIR --meshes DIR
       Nek5000's bcid_test/3D/pipe.msh (binary Gmsh 2.2, hex27) imports and passes gsr-check.
   import_cases.py refusals  --gsr-mesh B --mpiexec ... --work DIR
-      Bad inputs and options: exit code 1, a message naming the problem, no output file.
+      Bad inputs and options: exit code 1, a message naming the problem, no output file;
+      one file per error of the import (bad_inputs.py), the message naming the file, the
+      element and the key words docs/errors.md catalogues for the error.
   import_cases.py hostile   --gsr-mesh B --gsr-check C --mpiexec ... --work DIR
       What a user may throw at it: more ranks than elements, ...; each output through gsr-check.
 Exit code 0 when every check holds; the failures are listed otherwise.
@@ -24,6 +26,7 @@ Exit code 0 when every check holds; the failures are listed otherwise.
 import argparse
 import gzip
 import os
+import re
 import shlex
 import subprocess
 import sys
@@ -38,6 +41,7 @@ try:
 except ImportError:
     sys.exit("import_cases.py: needs h5py for /usr/bin/python3 (Debian: apt-get install python3-h5py)")
 
+import bad_inputs  # noqa: E402
 import msh_writer  # noqa: E402
 import re2_writer  # noqa: E402
 
@@ -259,6 +263,46 @@ def refusals(args):
         print(f"refused {what}", flush=True)
     with open(good, "rb") as f:
         check(f.read() == data, "the input was changed by the refused import over it")
+    bad_files(args)
+
+
+def catalogue_key_words(doc):
+    """{identifier: [key words]} of docs/errors.md's entries (their `Key words:` field)."""
+    words, current = {}, None
+    with open(doc) as f:
+        for line in f:
+            if line.startswith("### "):
+                current = line[4:].strip()
+            elif current and line.startswith("- **Key words:**"):
+                words[current] = re.findall(r"`([^`]+)`", line)
+    return words
+
+
+def bad_files(args):
+    """Every error of issue 43's item 7 with a file that triggers it (bad_inputs.py), through
+    gsr-mesh import at P = 2: exit code 1, the message names the file, the element where it
+    applies and the catalogued identifier's key words, and nothing is left in the output's
+    folder (the file, its temporary, its XDMF sidecar)."""
+    key_words = catalogue_key_words(args.errors_doc)
+    folder = os.path.join(args.work, "bad")
+    for case in bad_inputs.cases(folder):
+        out_folder = os.path.join(args.work, "bad_out")
+        os.makedirs(out_folder, exist_ok=True)
+        output = os.path.join(out_folder, "out.h5")
+        result = run_import(args, 2, case.path, output, 3, *case.extra, env=SHORT_TIMEOUT)
+        text = result.stdout + result.stderr
+        check(result.returncode == 1, f"{case.what}: exit code {result.returncode}, not 1: {text.strip()[-400:]}")
+        words = ["'%s'" % case.path] + key_words.get(case.identifier, []) + case.words
+        check(case.identifier in key_words, f"{case.what}: {case.identifier} is not in {args.errors_doc}")
+        if case.element is not None:
+            words.append("element %d" % case.element)
+        for w in words:
+            check(w in text, f"{case.what}: the message does not say '{w}': {text.strip()[-400:]}")
+        left = os.listdir(out_folder)
+        check(not left, f"{case.what}: left behind in the output's folder: {left}")
+        for name in left:
+            os.remove(os.path.join(out_folder, name))
+        print(f"refused {case.what} ({case.identifier})", flush=True)
 
 
 def run_check(args, ranks, mesh_file):
@@ -309,6 +353,7 @@ def main():
     parser.add_argument("--work", required=True)
     parser.add_argument("--meshes", help="folder holding Nek5000/short_tests/...")
     parser.add_argument("--reference", default=os.path.join(HERE, "nek_reference"))
+    parser.add_argument("--errors-doc", default=os.path.join(HERE, "..", "..", "docs", "errors.md"))
     args = parser.parse_args()
     os.makedirs(args.work, exist_ok=True)
     {"boxes": box_cases, "nek": nek_cases, "pipe": pipe_case, "refusals": refusals, "hostile": hostile}[args.what](args)
