@@ -342,6 +342,43 @@ def hostile(args):
         check(result.returncode == 0, f"gsr-check {output} at P = 3: exit {result.returncode}: "
                                       f"{(result.stdout + result.stderr).strip()[-300:]}")
     print("more ranks than elements: checked", flush=True)
+    if args.meshes:
+        conj_ht(args)
+
+
+def conj_ht(args):
+    """Nek5000's conj_ht.re2 (64 elements, nelgv 32, three BC sections; the third, a passive
+    scalar's, written by genbox for the fluid elements only): it imports; field 1's boundary
+    faces are on fluid elements only; every field holds the file's records (counted here by
+    reading the sections); gsr-check passes."""
+    source = os.path.join(args.meshes, "Nek5000", "short_tests", "conj_ht", "conj_ht.re2")
+    data = open(source, "rb").read()
+    nelgt, dim, nelgv = int(data[5:14]), int(data[14:17]), int(data[17:26])
+    at = 84 + nelgt * 8 * (1 + dim * 2 ** dim)
+    at += 8 + 64 * int(np.frombuffer(data[at:at + 8], "<f8")[0])  # the curve section
+    sections = []
+    while at < len(data):
+        n = int(np.frombuffer(data[at:at + 8], "<f8")[0])
+        words = np.frombuffer(data[at + 8:at + 8 + 64 * n], "<f8").reshape(n, 8)
+        sections.append(words[:, 0].astype(int))  # each record's element (1-based)
+        at += 8 + 64 * n
+    output = os.path.join(args.work, "conj_ht.h5")
+    out = imported(args, 2, source, output, 3)
+    if out is None:
+        return
+    boundary = out["boundary"]
+    check(boundary.shape == (nelgt, len(sections), 2 * dim),
+          f"conj_ht: boundary of shape {boundary.shape}, the file has {nelgt} elements and {len(sections)} fields")
+    if boundary.shape == (nelgt, len(sections), 2 * dim):
+        tagged = np.argwhere(boundary[:, 0, :] >= 0)[:, 0]
+        check(tagged.max() < nelgv, f"conj_ht: field 1 has boundary faces on solid element {tagged.max() + 1}")
+        for field, elements in enumerate(sections):
+            counted = int((boundary[:, field, :] >= 0).sum())
+            check(counted == len(elements), f"conj_ht: field {field + 1} has {counted} boundary faces, "
+                                            f"the file {len(elements)} records")
+    result = run_check(args, 2, output)
+    check(result.returncode == 0, f"gsr-check conj_ht.h5: exit {result.returncode}: {result.stdout[-400:]}")
+    print("conj_ht: checked", flush=True)
 
 
 def main():
