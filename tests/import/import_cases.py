@@ -342,6 +342,34 @@ def hostile(args):
         check(result.returncode == 0, f"gsr-check {output} at P = 3: exit {result.returncode}: "
                                       f"{(result.stdout + result.stderr).strip()[-300:]}")
     print("more ranks than elements: checked", flush=True)
+    # Serendipity elements (quad8, hex20), re-oriented, in folders and files whose names
+    # have spaces: the ids count the points of the box, and gsr-check passes.
+    spaced = os.path.join(work, "a folder with spaces")
+    os.makedirs(spaced, exist_ok=True)
+    for name, box, version, binary in (
+            ("quad8 mesh.msh", msh_writer.Box(2, (3, 2), order="s", reorient=True, seed=4), "2.2", True),
+            ("hex20 mesh.msh", msh_writer.Box(3, (2, 2, 1), order="s", reorient=True, seed=5), "4.1", False)):
+        source = os.path.join(spaced, name)
+        msh_writer.write_msh(source, box, version, binary)
+        output = os.path.join(spaced, name.replace(".msh", " out.h5"))
+        out = imported(args, 2, source, output, 4)
+        if out is None:
+            continue
+        m = expected_ids(box.n, 4, ())
+        check(out["ids"].max() == m and len(np.unique(out["ids"])) == m,
+              f"{name}: ids up to {out['ids'].max()}, {len(np.unique(out['ids']))} distinct; the box has {m} points")
+        result = run_check(args, 2, output)
+        check(result.returncode == 0, f"gsr-check {output}: exit {result.returncode}: {result.stdout[-300:]}")
+    print("quad8, hex20, paths with spaces: checked", flush=True)
+    # A surface of a 3-D mesh (quadrilaterals not in a plane z = const) is no 2-D mesh.
+    tilted = msh_writer.Box(2, (2, 2), order=1)
+    tilted.xyz[..., 2] = 0.3 * tilted.xyz[..., 0]
+    source = os.path.join(work, "tilted.msh")
+    msh_writer.write_msh(source, tilted, "4.1", False)
+    output = os.path.join(work, "tilted.h5")
+    result = run_import(args, 2, source, output, 2, env=SHORT_TIMEOUT)
+    check(result.returncode == 1 and "no volume elements" in result.stderr and not os.path.exists(output),
+          f"a tilted surface: exit {result.returncode}: {result.stderr.strip()[-300:]}")
     if args.meshes:
         conj_ht(args)
 
