@@ -361,6 +361,24 @@ def hostile(args):
         result = run_check(args, 2, output)
         check(result.returncode == 0, f"gsr-check {output}: exit {result.returncode}: {result.stdout[-300:]}")
     print("quad8, hex20, paths with spaces: checked", flush=True)
+    # A boundary face in two physical groups, which MSH 2.2 writes as two elements (here
+    # tags 1 and 7): the face keeps the first tag, 1.
+    box = msh_writer.Box(3, (2, 1, 1), order=1)
+    source = os.path.join(work, "two groups.msh")
+    msh_writer.write_msh(source, box, "2.2", False)
+    lines = open(source).read().split("\n")
+    at = lines.index("$Elements")
+    copy = lines[at + 2].split()  # the first boundary element: tag, type 3, 2 tags (1, 1), nodes
+    check(copy[1] == "3" and copy[3] == "1", f"msh_writer's first element is not a quad of tag 1: {copy}")
+    copy[0], copy[3] = "1000", "7"
+    lines.insert(at + 3, " ".join(copy))
+    lines[at + 1] = str(int(lines[at + 1]) + 1)
+    open(source, "w").write("\n".join(lines))
+    out = imported(args, 2, source, os.path.join(work, "two groups.h5"), 2)
+    if out is not None:
+        tags, counts = np.unique(out["boundary"][out["boundary"] >= 0], return_counts=True)
+        found = dict(zip(tags.tolist(), counts.tolist()))
+        check(found == {1: 1, 2: 1, 3: 2, 4: 2, 5: 2, 6: 2}, f"a face in two physical groups: faces by tag {found}")
     # A surface of a 3-D mesh (quadrilaterals not in a plane z = const) is no 2-D mesh.
     tilted = msh_writer.Box(2, (2, 2), order=1)
     tilted.xyz[..., 2] = 0.3 * tilted.xyz[..., 0]

@@ -129,6 +129,10 @@ void build_boundary(const ElementBlock& block, const Numbering& numbering, bool 
         (static_cast<std::size_t>(local) * static_cast<std::size_t>(fields) + static_cast<std::size_t>(record.field)) *
             static_cast<std::size_t>(faces) +
         static_cast<std::size_t>(record.face);
+    // A Gmsh 2.2 file writes a boundary element once per physical group it is in:
+    // the face keeps its first record (the smallest tag), as a 4.1 entity its
+    // first physical tag.
+    if (has_record[at] && !nek) continue;
     if (has_record[at])
       throw Error(ErrorCode::io, file + face_text(record.element, record.face, block.dim) + ": two records in field " +
                                      std::to_string(record.field + 1));
