@@ -174,6 +174,11 @@ def cases(folder):
             out.append(Case("a .msh: %s (%s%s)" % (defect, version, " binary" if binary else ""), p, identifier,
                             words))
 
+    # A folder named like a mesh.
+    p = path("folder.msh")
+    os.makedirs(p, exist_ok=True)
+    out.append(Case("a folder named .msh", p, "E-IMPORT-MSH-OPEN", ["it is a folder"]))
+
     # A hexahedron with one node at two corners (its corner 8 set to its corner 1); the
     # boundary elements left out, so that no face of theirs goes unmatched first.
     text = _ascii_msh(msh_writer.Box(3, (2, 1, 1), order=1))
