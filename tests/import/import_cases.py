@@ -280,7 +280,7 @@ def catalogue_key_words(doc):
 
 def bad_files(args):
     """Every error of issue 43's item 7 with a file that triggers it (bad_inputs.py), through
-    gsr-mesh import at P = 2: exit code 1, the message names the file, the element where it
+    gsr-mesh import at P = 2: exit code 1 on both ranks, the message names the file, the element where it
     applies and the catalogued identifier's key words, and nothing is left in the output's
     folder (the file, its temporary, its XDMF sidecar)."""
     key_words = catalogue_key_words(args.errors_doc)
@@ -289,9 +289,15 @@ def bad_files(args):
         out_folder = os.path.join(args.work, "bad_out")
         os.makedirs(out_folder, exist_ok=True)
         output = os.path.join(out_folder, "out.h5")
-        result = run_import(args, 2, case.path, output, 3, *case.extra, env=SHORT_TIMEOUT)
+        # Each rank's exit code, printed by a shell around it: every rank must fail with 1.
+        wrapper = '"$0" "$@"; code=$?; echo "rank exit code $code"; exit $code'
+        command = shlex.split(args.mpiexec) + ["2", "/bin/sh", "-c", wrapper, args.gsr_mesh, "import", case.path,
+                                               "-o", output, "--order", "3", *case.extra]
+        result = subprocess.run(command, capture_output=True, text=True, timeout=300, env=SHORT_TIMEOUT)
         text = result.stdout + result.stderr
-        check(result.returncode == 1, f"{case.what}: exit code {result.returncode}, not 1: {text.strip()[-400:]}")
+        codes = re.findall(r"rank exit code (\d+)", result.stdout)
+        check(result.returncode == 1 and codes == ["1", "1"],
+              f"{case.what}: exit code {result.returncode}, ranks' {codes}, not 1 on both: {text.strip()[-400:]}")
         words = ["'%s'" % case.path] + key_words.get(case.identifier, []) + case.words
         check(case.identifier in key_words, f"{case.what}: {case.identifier} is not in {args.errors_doc}")
         if case.element is not None:
