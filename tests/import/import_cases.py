@@ -20,7 +20,10 @@ parallel HDF5), and checked against what the inputs say independently of gsr's c
       one file per error of the import (bad_inputs.py), the message naming the file, the
       element and the key words docs/errors.md catalogues for the error.
   import_cases.py hostile   --gsr-mesh B --gsr-check C --mpiexec ... --work DIR
-      What a user may throw at it: more ranks than elements, ...; each output through gsr-check.
+      What a user may throw at it: more ranks than elements (P = 3 on 2 elements), quad8 and
+      hex20 from paths with spaces, a face in two physical groups (MSH 2.2), a tilted surface
+      mesh (refused), Nek5000's conj_ht (--meshes; fluid and solid elements, three BC
+      fields); each output through gsr-check.
 Exit code 0 when every check holds; the failures are listed otherwise.
 """
 import argparse
