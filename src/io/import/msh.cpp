@@ -26,6 +26,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -757,6 +758,9 @@ ElementBlock read_msh(const std::string& path, MPI_Comm comm) {
   Parsed parsed;
   agreed(comm, [&] {
     if (rank != 0) return;
+    std::error_code folder_error;
+    if (std::filesystem::is_directory(path, folder_error))  // opens, but reads nothing
+      throw Error(ErrorCode::io, message_prefix(path) + "cannot open it for reading: it is a folder");
     std::ifstream in(path, std::ios::binary);
     if (!in) throw Error(ErrorCode::io, message_prefix(path) + "cannot open it for reading");
     std::ostringstream text;

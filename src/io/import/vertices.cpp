@@ -570,6 +570,10 @@ Vertices match_vertices(const ElementBlock& block, MPI_Comm comm, const MatchOpt
   const int cpe = corners_per_element(block.dim);
   Corners corners;
   std::vector<PeriodicRecord> records;
+  // Whether the file gives vertex ids is the same answer on every rank: a rank
+  // that holds no element (more ranks than elements) has no ids of its own.
+  int have_ids = block.vertices.empty() ? 0 : 1;
+  detail::allreduce_polled(&have_ids, 1, MPI_INT, MPI_MAX, comm, timeout());
   agreed(comm, [&] {
     if (!(tolerance > 0 && tolerance < 1)) {
       throw Error(ErrorCode::invalid_argument,
@@ -581,18 +585,17 @@ Vertices match_vertices(const ElementBlock& block, MPI_Comm comm, const MatchOpt
         (!block.vertices.empty() && block.vertices.size() != static_cast<std::size_t>(block.count * cpe))) {
       throw Error(ErrorCode::internal, "gsr: file '" + block.source + "': the element block is malformed (a bug)");
     }
-    if (!block.periodic_nodes.empty() && block.vertices.empty()) {
+    if (!block.periodic_nodes.empty() && have_ids == 0) {
       throw Error(ErrorCode::internal,
                   "gsr: file '" + block.source + "': periodic node pairs without the nodes' ids (a bug)");
     }
-    corners = corners_of(block, block.vertices.empty());
+    corners = corners_of(block, have_ids == 0);
     records = periodic_records(block);
   });
 
   Vertices result;
   std::string bug;
-  result.ids =
-      block.vertices.empty() ? match_by_coordinates(block, corners, comm, tolerance, ranks, bug) : block.vertices;
+  result.ids = have_ids == 0 ? match_by_coordinates(block, corners, comm, tolerance, ranks, bug) : block.vertices;
 
   std::vector<std::array<std::int64_t, 2>> pairs;
   std::int64_t counts[2] = {0, 0};  // P face pairs, local; any P records at all
