@@ -99,13 +99,22 @@ def cases(folder):
     re2_writer.write_re2(p, mesh)
     out.append(Case("a degenerate element (zero Jacobian)", p, "E-IMPORT-DEGENERATE-ELEMENT", element=1))
 
-    # A face shared by three elements: element 2 (cell (1, 0)) written twice, as elements 2
-    # and 10; its faces shared with elements 1, 3 and 5 are then faces of three elements.
+    # An element given twice: element 2 (cell (1, 0)) written again as element 10.
     mesh = _grid_box((3, 3))
     corners = np.concatenate([mesh.corners, mesh.corners[1:2]])
+    p = path("twice.re2")
+    re2_writer.write_re2(p, re2_writer.Mesh(2, corners, fields=mesh.fields))
+    out.append(Case("an element given twice", p, "E-IMPORT-SAME-VERTICES", ["elements 2 and 10"]))
+
+    # A face shared by three elements: a tenth element on element 1's top edge (which element
+    # 4 shares), reaching half way up element 4 (prenek corners, counter-clockwise).
+    mesh = _grid_box((3, 3))
+    third = 1.0 / 3.0
+    extra = np.array([[[0.0, third], [third, third], [third, 0.5], [0.0, 0.5]]])
+    corners = np.concatenate([mesh.corners, extra])
     p = path("three.re2")
     re2_writer.write_re2(p, re2_writer.Mesh(2, corners, fields=mesh.fields))
-    out.append(Case("a face shared by three elements", p, "E-IMPORT-FACE-THREE-ELEMENTS"))
+    out.append(Case("a face shared by three elements", p, "E-IMPORT-FACE-THREE-ELEMENTS", ["elements 1, 4 and 10"]))
 
     # An E face with no neighbour: element 1's W record on its y- face dropped.
     mesh = _grid_box((3, 3))
@@ -191,7 +200,7 @@ def cases(folder):
     open(p, "w").write("\n".join(lines))
     out.append(Case("a .msh hexahedron with a repeated node", p, "E-IMPORT-REPEATED-VERTEX", element=2))
 
-    # A face shared by three: the first hexahedron written twice.
+    # An element given twice: the first hexahedron written again.
     lines = text.split("\n")
     first = _element_line(lines, 5, 1)
     count_at = lines.index("$Elements") + 1
@@ -201,7 +210,7 @@ def cases(folder):
     lines.insert(first + 1, " ".join(copy))
     p = path("three.msh")
     open(p, "w").write("\n".join(lines))
-    out.append(Case("a .msh face shared by three elements", p, "E-IMPORT-FACE-THREE-ELEMENTS"))
+    out.append(Case("a .msh hexahedron given twice", p, "E-IMPORT-SAME-VERTICES", ["have the same vertices"]))
 
     # A $Elements count forged to 2^62: the reader must refuse it, not reserve for it.
     lines = text.split("\n")
