@@ -68,6 +68,7 @@ FONT = {
     "g": ["00000", "01111", "10001", "10001", "01111", "00001", "01110"],
     "h": ["10000", "10000", "10110", "11001", "10001", "10001", "10001"],
     "i": ["00100", "00000", "01100", "00100", "00100", "00100", "01110"],
+    "k": ["10000", "10000", "10010", "10100", "11000", "10100", "10010"],
     "l": ["01100", "00100", "00100", "00100", "00100", "00100", "01110"],
     "m": ["00000", "00000", "11010", "10101", "10101", "10001", "10001"],
     "n": ["00000", "00000", "10110", "11001", "10001", "10001", "10001"],
@@ -153,14 +154,15 @@ class Canvas:
             f.write(chunk(b"IEND", b""))
 
 
-def draw(results, path):
+def draw(results, path, cases=CASES, orders=ORDERS, title="gsr-poisson: max error against polynomial order N"):
+    """Max error against N, one line per case ((label, ..., colour) tuples), into a PNG."""
     width, height = 900, 620
     left, right, top, bottom = 110, 870, 60, 540
     decades = (-14, 0)
     canvas = Canvas(width, height)
 
     def px(order):
-        return left + (order - ORDERS[0]) / (ORDERS[-1] - ORDERS[0]) * (right - left)
+        return left + (order - orders[0]) / (orders[-1] - orders[0]) * (right - left)
 
     def py(error):
         e = math.log10(max(error, 10.0 ** decades[0]))
@@ -172,19 +174,19 @@ def draw(results, path):
         canvas.line(left, y, right, y, grey)
         if k % 2 == 0:
             canvas.text(left - 10, y - 7, "1e%d" % k, anchor="right")
-    for order in ORDERS:
+    for order in orders:
         x = round(px(order))
         canvas.line(x, top, x, bottom, grey)
         canvas.text(x, bottom + 12, str(order), anchor="centre")
     canvas.line(left, top, left, bottom, black, 2)
     canvas.line(left, bottom, right, bottom, black, 2)
-    canvas.text(width // 2, 18, "gsr-poisson: max error against polynomial order N", anchor="centre")
+    canvas.text(width // 2, 18, title, anchor="centre")
     canvas.text((left + right) // 2, bottom + 42, "polynomial order N", anchor="centre")
     canvas.text(left + 8, top + 6, "max |u - u_exact|", anchor="left")
 
-    canvas.rect(right - 310, top + 12, right - 12, top + 22 + 30 * len(CASES), (255, 255, 255))
-    for index, (label, _, colour) in enumerate(CASES):
-        points = [(px(n), py(results[(label, n)][0])) for n in ORDERS]
+    canvas.rect(right - 310, top + 12, right - 12, top + 22 + 30 * len(cases), (255, 255, 255))
+    for index, (label, _, colour) in enumerate(cases):
+        points = [(px(n), py(results[(label, n)][0])) for n in orders]
         for (x0, y0), (x1, y1) in zip(points, points[1:]):
             canvas.line(x0, y0, x1, y1, colour, 3)
         for x, y in points:

@@ -149,10 +149,7 @@ done
 # wrote no marker, is known by the mpiexec it wrote.
 work=$(safe_dirs_resolve "$work")
 safe_dirs_check "$work" --work
-case $work/ in
-  "$repo"/build*/*) ;;
-  "$repo"/*) die "--work $work is inside the source tree $repo; use a scratch folder" ;;
-esac
+safe_dirs_outside_sources "$work" --work
 # What the script deletes and remakes in it must hold none of the inputs, and the sources it
 # copies (trees) must not hold the work folder.
 cleared=(source stock gsr results bin cores)

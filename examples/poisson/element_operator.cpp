@@ -54,7 +54,8 @@ void ElementOperator::sweep(const Eigen::MatrixXd& m, int axis, const double* u,
 ElementOperator::ElementOperator(int dim, const GllRule& rule, std::size_t elements,
                                  std::span<const double> coordinates)
     : dim_(dim), n1_(rule.order + 1), nodes_(power(rule.order + 1, dim)), factors_(dim == 2 ? 3 : 6),
-      elements_(elements), d_(rule.derivative), dt_(rule.derivative.transpose()) {
+      elements_(elements), d_(rule.derivative), dt_(rule.derivative.transpose()),
+      weights_(rule.weights.data(), rule.weights.data() + rule.weights.size()) {
   if (dim != 2 && dim != 3) throw std::invalid_argument("element operator: dim must be 2 or 3");
   if (coordinates.size() != local_size() * dim)
     throw std::invalid_argument("element operator: expected " + std::to_string(local_size() * dim) +
@@ -71,15 +72,22 @@ ElementOperator::ElementOperator(int dim, const GllRule& rule, std::size_t eleme
       for (int p = 0; p < nodes_; ++p) x[p] = xe[p * dim + c];
       for (int a = 0; a < dim; ++a) sweep(d_, a, x.data(), dx.data() + (c * dim + a) * nodes_, false);
     }
+    // A mirrored element (left-handed node order, as imported meshes may hold) has det J < 0
+    // at every node and is as good as its mirror image: the integrals take |det J|. An
+    // element whose Jacobian vanishes or changes sign is folded or degenerate.
+    double orientation = 0;
     for (int p = 0; p < nodes_; ++p) {
       Eigen::Matrix3d jacobian = Eigen::Matrix3d::Identity();
       for (int c = 0; c < dim; ++c)
         for (int a = 0; a < dim; ++a) jacobian(c, a) = dx[(c * dim + a) * nodes_ + p];
-      const double det = jacobian.determinant();
+      const double signed_det = jacobian.determinant();
+      if (p == 0) orientation = signed_det < 0 ? -1 : 1;
+      const double det = orientation * signed_det;
       if (!(det > 0))
-        throw std::runtime_error("element operator: local element " + std::to_string(e) +
-                                 " has a non-positive Jacobian (" + std::to_string(det) + ") at node " +
-                                 std::to_string(p) + ": inverted or degenerate");
+        throw std::runtime_error("element operator: local element " + std::to_string(e) + " has a Jacobian of " +
+                                 std::to_string(signed_det) + " at node " + std::to_string(p) +
+                                 (p == 0 ? "" : ", of the other sign or zero than at node 0") +
+                                 ": folded or degenerate");
       double weight = 1;
       for (int a = 0, rest = p; a < dim; ++a, rest /= n1_) weight *= rule.weights[rest % n1_];
       const Eigen::Matrix3d inverse = jacobian.inverse();  // dr_a / dx_c
@@ -90,6 +98,41 @@ ElementOperator::ElementOperator(int dim, const GllRule& rule, std::size_t eleme
       mass_[e * nodes_ + p] = weight * det;
     }
   }
+}
+
+ElementOperator::FaceQuadrature ElementOperator::face_quadrature(std::size_t element, int face,
+                                                                 std::span<const double> coordinates) const {
+  if (element >= elements_ || face < 0 || face >= 2 * dim_)
+    throw std::invalid_argument("element operator: no face " + std::to_string(face) + " of local element " +
+                                std::to_string(element));
+  const int axis = face / 2;
+  const double side = face % 2 == 1 ? 1.0 : -1.0;  // grad r_axis points out of the r+ face
+  const double* xe = coordinates.data() + element * nodes_ * dim_;
+  std::vector<double> x(nodes_), dx(static_cast<std::size_t>(dim_) * dim_ * nodes_);
+  for (int c = 0; c < dim_; ++c) {
+    for (int p = 0; p < nodes_; ++p) x[p] = xe[p * dim_ + c];
+    for (int a = 0; a < dim_; ++a) sweep(d_, a, x.data(), dx.data() + (c * dim_ + a) * nodes_, false);
+  }
+  FaceQuadrature quadrature;
+  for (int p = 0; p < nodes_; ++p) {
+    double weight = 1;
+    int index_on_axis = 0;
+    for (int a = 0, rest = p; a < dim_; ++a, rest /= n1_) {
+      if (a == axis)
+        index_on_axis = rest % n1_;
+      else
+        weight *= weights_[rest % n1_];
+    }
+    if (index_on_axis != (side > 0 ? n1_ - 1 : 0)) continue;
+    Eigen::Matrix3d jacobian = Eigen::Matrix3d::Identity();
+    for (int c = 0; c < dim_; ++c)
+      for (int a = 0; a < dim_; ++a) jacobian(c, a) = dx[(c * dim_ + a) * nodes_ + p];
+    const Eigen::Matrix3d inverse = jacobian.inverse();  // row `axis`: grad r_axis
+    const double scale = side * weight * std::abs(jacobian.determinant());
+    quadrature.nodes.push_back(p);
+    for (int c = 0; c < dim_; ++c) quadrature.area_normals.push_back(scale * inverse(axis, c));
+  }
+  return quadrature;
 }
 
 void ElementOperator::apply_stiffness(std::span<const double> u, std::span<double> out) const {

@@ -3,9 +3,13 @@
 //
 //   mpiexec -n 2 gsr-poisson box.h5 [--tol 1e-10] [--max-iter 1000] [--method auto]
 //                                   [--dot multiplicity|owner] [--json] [--output FILE.h5]
+//                                   [--dirichlet 1,3]
 //   gsr-poisson --list-methods
 //
 // The exact solution is manufactured (manufactured.hpp), so the report can give the error.
+// The boundary: the walls of the mesh's bounding box (u = 0), or, when the file has
+// /mesh/boundary (gsr-mesh import), its tagged faces (u = exact; with --dirichlet only those
+// tags, the other tagged faces getting the exact normal derivative).
 // Exit status: 0 solved, 1 error, 2 bad command line (also an output path that is a folder, in
 // a missing or unwritable folder, or the mesh file itself, or whose XDMF sidecar is), 3 CG did
 // not reach the tolerance.
@@ -21,10 +25,12 @@
 #include <mpi.h>
 #include <unistd.h>
 
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -39,6 +45,7 @@ struct Arguments {
   std::string output;  // "" -> <mesh stem>_solution.h5 in the current directory
   bool no_output = false;
   bool list_methods = false;
+  std::vector<std::int64_t> dirichlet;  // field-1 tags of the Dirichlet faces; empty = all
 };
 
 std::string default_output(const std::string& mesh) {
@@ -84,6 +91,12 @@ nlohmann::json report_json(const Arguments& args, const gsr::Mesh& mesh, const p
   j["elements"] = mesh.info.elements;
   j["global_nodes"] = r.global_nodes;
   j["dirichlet_nodes"] = r.dirichlet_nodes;
+  j["boundary"] = r.boundary_faces ? "tagged faces" : "box walls";
+  if (r.boundary_faces) {
+    j["dirichlet_tags"] = args.dirichlet.empty() ? nlohmann::json("all") : nlohmann::json(args.dirichlet);
+    j["dirichlet_faces"] = r.dirichlet_faces;
+    j["neumann_faces"] = r.neumann_faces;
+  }
   j["ranks"] = r.gs_stats.ranks;
   j["method"] = std::string(gsr::to_string(r.gs_stats.method));
   j["method_reason"] = r.gs_stats.method_reason;
@@ -113,6 +126,16 @@ void print_report(const nlohmann::json& j) {
               j["elements"].get<long long>(), j["global_nodes"].get<long long>(), j["ranks"].get<int>(),
               j["ranks"].get<int>() == 1 ? "" : "s");
   std::printf("  exact solution   u = %s\n", j["exact"].get<std::string>().c_str());
+  if (j["boundary"] == "tagged faces") {
+    std::string tags = j["dirichlet_tags"].is_string()   ? "every tag"
+                       : j["dirichlet_tags"].size() == 1 ? "tag "
+                                                         : "tags ";
+    if (!j["dirichlet_tags"].is_string())
+      for (std::size_t t = 0; t < j["dirichlet_tags"].size(); ++t)
+        tags += (t ? "," : "") + std::to_string(j["dirichlet_tags"][t].get<long long>());
+    std::printf("  boundary         u = exact on %lld faces (field 1, %s); du/dn = exact du/dn on %lld\n",
+                j["dirichlet_faces"].get<long long>(), tags.c_str(), j["neumann_faces"].get<long long>());
+  }
   std::printf("  gs method        %s (%s)\n", j["method"].get<std::string>().c_str(),
               j["method_reason"].get<std::string>().c_str());
   std::printf("  CG + Jacobi      %s in %d iterations (relative residual %.2e, tolerance %.1e)\n",
@@ -144,6 +167,7 @@ int run(const Arguments& args, int rank) {
   options.setup.method = *gsr::method_from_string(args.method);
   options.setup.verbose = args.verbose;
   options.weights = args.dot == "owner" ? poisson::DotWeights::owner : poisson::DotWeights::multiplicity;
+  options.dirichlet_tags = args.dirichlet;
   const poisson::SolveReport report = poisson::solve_poisson(mesh, MPI_COMM_WORLD, options);
 
   const std::string output = output_path(args);
@@ -197,6 +221,11 @@ int main(int argc, char** argv) {
   app.add_option("--dot", args.dot, "how inner products count shared nodes")
       ->capture_default_str()
       ->check(CLI::IsMember({"multiplicity", "owner"}));
+  app.add_option("--dirichlet", args.dirichlet,
+                 "meshes with boundary faces: the field-1 tags whose faces are Dirichlet, e.g. 1,3 (default: all; "
+                 "the others get the exact normal derivative)")
+      ->delimiter(',')
+      ->check(CLI::NonNegativeNumber);
   app.add_flag("--json", args.json, "print the report as one JSON object");
   app.add_flag("--verbose", args.verbose, "print gs setup statistics");
   auto* output = app.add_option("-o,--output", args.output, "solution file (default: <mesh>_solution.h5)");

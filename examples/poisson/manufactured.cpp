@@ -31,22 +31,28 @@ Box bounding_box(int dim, std::span<const double> coordinates, const std::array<
   return box;
 }
 
-Manufactured::Manufactured(const Box& box) : box_(box) {
+Manufactured::Manufactured(const Box& box, Kind kind) : box_(box), kind_(kind) {
   bool has_wall = false;
   double extent = 0;
   for (int a = 0; a < box.dim; ++a) {
     const double length = box.hi[a] - box.lo[a];
-    wavenumber_[a] = (box.periodic[a] ? 2 : 1) * std::numbers::pi / length;
+    if (kind == Kind::walls) {
+      wavenumber_[a] = (box.periodic[a] ? 2 : 1) * std::numbers::pi / length;
+    } else {
+      wavenumber_[a] = 2 * std::numbers::pi / length;
+      phase_[a] = a + 1;
+    }
     has_wall = has_wall || !box.periodic[a];
     extent = std::max(extent, length);
   }
-  if (!has_wall) throw std::runtime_error("the mesh is periodic along every axis: the Dirichlet problem needs a wall");
+  if (kind == Kind::walls && !has_wall)
+    throw std::runtime_error("the mesh is periodic along every axis: the Dirichlet problem needs a wall");
   tolerance_ = 1e-9 * extent;
 }
 
 double Manufactured::exact(const double* x) const {
   double u = 1;
-  for (int a = 0; a < box_.dim; ++a) u *= std::sin(wavenumber_[a] * (x[a] - box_.lo[a]));
+  for (int a = 0; a < box_.dim; ++a) u *= std::sin(wavenumber_[a] * (x[a] - box_.lo[a]) + phase_[a]);
   return u;
 }
 
@@ -54,6 +60,17 @@ double Manufactured::source(const double* x) const {
   double k2 = 0;
   for (int a = 0; a < box_.dim; ++a) k2 += wavenumber_[a] * wavenumber_[a];
   return k2 * exact(x);
+}
+
+void Manufactured::gradient(const double* x, double* gradient) const {
+  for (int a = 0; a < box_.dim; ++a) {
+    double g = 1;
+    for (int b = 0; b < box_.dim; ++b) {
+      const double angle = wavenumber_[b] * (x[b] - box_.lo[b]) + phase_[b];
+      g *= b == a ? wavenumber_[b] * std::cos(angle) : std::sin(angle);
+    }
+    gradient[a] = g;
+  }
 }
 
 bool Manufactured::on_dirichlet_boundary(const double* x) const {
@@ -69,12 +86,13 @@ std::string Manufactured::formula() const {
   for (int a = 0; a < box_.dim; ++a) {
     if (a) text << ' ';
     const double length = box_.hi[a] - box_.lo[a];
-    text << "sin(" << (box_.periodic[a] ? "2 pi " : "pi ");
+    text << "sin(" << (kind_ == Kind::general || box_.periodic[a] ? "2 pi " : "pi ");
     if (box_.lo[a] == 0)
       text << names[a];
     else
-      text << '(' << names[a] << " - " << box_.lo[a] << ')';
+      text << '(' << names[a] << (box_.lo[a] < 0 ? " + " : " - ") << std::abs(box_.lo[a]) << ')';
     if (length != 1) text << '/' << length;
+    if (phase_[a] != 0) text << " + " << phase_[a];
     text << ')';
   }
   return text.str();

@@ -4,6 +4,14 @@
 //   g_a(xi) = sin(2 pi xi) on a periodic axis (smooth across the seam),
 // so -Laplace(u) = f with f = (sum_a k_a^2) u, k_a = pi / L_a or 2 pi / L_a.
 // On the unit square that is the textbook u = sin(pi x) sin(pi y).
+//
+// On a mesh whose file names its boundary faces (an imported mesh, /mesh/boundary) the
+// domain is whatever the elements cover, so the problem assumes no box and no zero on the
+// boundary (Kind::general):
+//   u(x) = prod_a sin(k_a (x_a - lo_a) + phi_a),  k_a = 2 pi / L_a,  phi = (1, 2, 3) radians,
+// one period across the bounding box along each axis (so also smooth across a periodic
+// seam), with the boundary values u itself (inhomogeneous Dirichlet) and the same
+// f = (sum_a k_a^2) u. The box only scales the wavenumbers.
 #pragma once
 
 #include <mpi.h>
@@ -26,11 +34,18 @@ Box bounding_box(int dim, std::span<const double> coordinates, const std::array<
 
 class Manufactured {
 public:
-  explicit Manufactured(const Box& box);
+  enum class Kind {
+    walls,    // u = 0 on the walls of the box (sin(pi xi) per walled axis)
+    general,  // no box assumed: shifted full periods, non-zero on the boundary
+  };
+
+  explicit Manufactured(const Box& box, Kind kind = Kind::walls);
 
   double exact(const double* x) const;
   double source(const double* x) const;
-  /// True for a node on a wall of the box (the Dirichlet boundary). Deformed meshes keep
+  /// grad u at x, into gradient[0..dim).
+  void gradient(const double* x, double* gradient) const;
+  /// Kind::walls: true for a node on a wall of the box (the Dirichlet boundary). Deformed meshes keep
   /// their boundary nodes on the walls, so a relative tolerance of 1e-9 suffices.
   bool on_dirichlet_boundary(const double* x) const;
   /// "sin(pi x) sin(pi y)"-style description of u.
@@ -38,7 +53,9 @@ public:
 
 private:
   Box box_;
+  Kind kind_;
   std::array<double, 3> wavenumber_{};
+  std::array<double, 3> phase_{};
   double tolerance_ = 0;
 };
 

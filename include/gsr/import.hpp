@@ -72,7 +72,8 @@ struct ImportSummary {
   std::int64_t curved_sides = 0;
   int fields = 0;
   std::vector<BoundaryCount> boundary;  // sorted by field, tag, kind
-  std::int64_t open_faces = 0;          // faces neither shared nor with a boundary tag
+  std::int64_t open_faces =
+      0;  // faces neither shared nor with a boundary tag (counted per field; field 1 on the fluid elements)
   std::vector<ImportStep> steps;
   std::vector<std::string> warnings;
 };

@@ -5,6 +5,7 @@
 #   safe_dirs_init WHO CHECKOUT [EXIT_CODE]   # WHO prefixes the errors; CHECKOUT: the git tree
 #   work=$(safe_dirs_resolve "$work")
 #   safe_dirs_check "$work" --work             # refuses /, $HOME, the checkout and what holds them
+#   safe_dirs_outside_sources "$work" --work   # refuses a folder inside the checkout but build*/
 #   safe_dirs_make_work "$work" --work         # makes it, or accepts it if it carries WHO's marker
 #   safe_dirs_remove "$work" "$work/source" …  # removes entries of a folder carrying the marker
 # A work folder is WHO's when it holds the file .gsr-work whose first line is "gsr-work WHO":
@@ -51,6 +52,16 @@ safe_dirs_check() {
       safe_dirs_refuse "$what $dir is or contains the home folder $home; give a scratch folder of its own"
     fi
   fi
+}
+
+# safe_dirs_outside_sources DIR WHAT: refuses DIR (resolved) inside the checkout's source tree,
+# but for its build folders (build*/), where scratch work may live.
+safe_dirs_outside_sources() {
+  local dir=$1 what=$2
+  case $dir/ in
+    "$safe_dirs_checkout"/build*/*) ;;
+    "$safe_dirs_checkout"/*) safe_dirs_refuse "$what $dir is inside the source tree $safe_dirs_checkout; use a scratch folder" ;;
+  esac
 }
 
 # safe_dirs_owned DIR: whether DIR carries this script's marker.

@@ -863,7 +863,9 @@ SpreadSummary summarize_spreads(const Subject& subject, const std::vector<std::i
   SpreadSummary summary;
   summary.worst = reduce_double(worst, MPI_MAX, subject.comm);
   groups_over = reduce_double(groups_over, MPI_SUM, subject.comm);
-  if (!periodic.empty()) {
+  // Collective: the same answer on every rank, also on one that holds no element (and so
+  // an empty `periodic`).
+  if (subject.mesh.info.boundary_fields > 0) {
     summary.groups_not_compared =
         static_cast<std::int64_t>(std::llround(reduce_double(groups_not_compared, MPI_SUM, subject.comm)));
     summary.first_not_compared = first_ids(subject, not_compared);

@@ -10,7 +10,12 @@ earlier output:
   agreement    the same solution, node by node (read back from the solution files with
                h5dump), at several rank counts, with every gs method and both ways of
                weighting inner products;
-  errors       bad input fails cleanly with a message naming the problem.
+  errors       bad input fails cleanly with a message naming the problem;
+  imported     a mesh made elsewhere (a .msh or .re2 in meshes/), imported with gsr-mesh
+               import at a low and a higher order and solved with its boundary faces'
+               inhomogeneous Dirichlet values: the error must fall by a factor and end under
+               a bound (both derived in docs/examples.md), and the node counts must be what
+               the mesh's entity counts give.
 """
 import argparse
 import json
@@ -196,9 +201,57 @@ def check_errors(tools, args):
           % (report["exact"], report["iterations"], report["max_error"]))
 
 
+def polynomial_count(counts, order):
+    """Nodes of order `order` on entities counted by dimension: sum_j counts[j] (N - 1)^j."""
+    return sum(c * (order - 1) ** j for j, c in enumerate(counts))
+
+
+def check_imported(tools, args):
+    orders = [int(n) for n in args.orders.split(",")]
+    options = ["--tol", "1e-13", "--max-iter", "5000", "--no-output"]
+    if args.dirichlet_tags:
+        options += ["--dirichlet", args.dirichlet_tags]
+    errors = {}
+    print("order  nodes  dirichlet  iterations  max_error")
+    for order in orders:
+        mesh = tools.path("imported_n%d.h5" % order)
+        run([args.mpiexec, "-n", str(args.import_ranks), args.gsr_mesh, "import", args.source, "--order", str(order),
+             "-o", mesh])
+        report = tools.solve(mesh, args.import_ranks, options)
+        errors[order] = report["max_error"]
+        print("%5d  %5d  %9d  %10d  %.3e" % (order, report["global_nodes"], report["dirichlet_nodes"],
+                                             report["iterations"], report["max_error"]), flush=True)
+        if report["boundary"] != "tagged faces":
+            fail("N=%d: the solver used the %s, not the file's boundary faces" % (order, report["boundary"]))
+        for name, counts in (("global_nodes", args.global_counts), ("dirichlet_nodes", args.dirichlet_counts)):
+            if counts:
+                expected = polynomial_count([int(c) for c in counts.split(",")], order)
+                if report[name] != expected:
+                    fail("N=%d: %s is %d, the mesh's entities give %d" % (order, name, report[name], expected))
+        for name, expected in (("dirichlet_faces", args.dirichlet_faces), ("neumann_faces", args.neumann_faces)):
+            if expected is not None and report[name] != expected:
+                fail("N=%d: %s is %d, the mesh has %d" % (order, name, report[name], expected))
+    # Tags that choose nothing, on every rank alike (status 1, the tag named), and tags for a
+    # mesh whose boundary is its box's walls.
+    result = tools.solve(tools.path("imported_n%d.h5" % orders[0]), args.import_ranks,
+                         ["--dirichlet", "987654", "--no-output"], expect_success=False)
+    if result.returncode != 1 or "Dirichlet tag 987654" not in result.stderr or result.stdout:
+        fail("--dirichlet 987654: status %d, stderr %r" % (result.returncode, result.stderr))
+    box = tools.mesh("box_for_tags.h5", 2, "2,2", 2)
+    result = tools.solve(box, 1, ["--dirichlet", "1", "--no-output"], expect_success=False)
+    if result.returncode != 1 or "has no /mesh/boundary" not in result.stderr:
+        fail("--dirichlet on a box: status %d, stderr %r" % (result.returncode, result.stderr))
+    low, high = orders[0], orders[-1]
+    if not errors[high] * args.min_drop < errors[low]:
+        fail("the error falls from %.3e (N=%d) to %.3e (N=%d), by less than %g x"
+             % (errors[low], low, errors[high], high, args.min_drop))
+    if not errors[high] < args.bound:
+        fail("error at N=%d is %.3e, above the bound %g" % (high, errors[high], args.bound))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("check", choices=["convergence", "agreement", "errors"])
+    parser.add_argument("check", choices=["convergence", "agreement", "errors", "imported"])
     parser.add_argument("--mpiexec", required=True)
     parser.add_argument("--solver", required=True)
     parser.add_argument("--gsr-mesh", required=True)
@@ -213,13 +266,25 @@ def main():
                         help="error(N+2) must be below this times error(N)")
     parser.add_argument("--bound", type=float, default=1e-6, help="max error allowed at the last order")
     parser.add_argument("--ranks", default="1,2,3")
+    parser.add_argument("--source", help="imported: the .msh or .re2 to import")
+    parser.add_argument("--orders", default="2,6", help="imported: the orders, lowest first, highest last")
+    parser.add_argument("--import-ranks", type=int, default=2, help="imported: ranks of the import and the solve")
+    parser.add_argument("--dirichlet-tags", default="", help="imported: gsr-poisson's --dirichlet")
+    parser.add_argument("--min-drop", type=float, default=100, help="imported: error(low) / error(high) at least")
+    parser.add_argument("--global-counts", default="",
+                        help="imported: vertices,edges[,faces[,elements]] of the mesh: the global node count")
+    parser.add_argument("--dirichlet-counts", default="",
+                        help="imported: vertices,edges[,faces] of the Dirichlet boundary: its node count")
+    parser.add_argument("--dirichlet-faces", type=int, help="imported: faces with Dirichlet values")
+    parser.add_argument("--neumann-faces", type=int, help="imported: tagged faces with the natural condition")
     args = parser.parse_args()
 
     tools = Tools(args)
     # Run everything from the work folder, so that a default output (gsr-poisson writes
     # <mesh>_solution.h5 into the current directory unless told otherwise) lands there too.
     os.chdir(args.workdir)
-    {"convergence": check_convergence, "agreement": check_agreement, "errors": check_errors}[args.check](tools, args)
+    {"convergence": check_convergence, "agreement": check_agreement, "errors": check_errors,
+     "imported": check_imported}[args.check](tools, args)
     if failures:
         print("%d check(s) failed" % len(failures))
         return 1

@@ -17,15 +17,20 @@ parallel HDF5), and checked against what the inputs say independently of gsr's c
       Nek5000's bcid_test/3D/pipe.msh (binary Gmsh 2.2, hex27) and conj_ht.re2 (fluid and
       solid, three BC fields) import and pass gsr-check.
   import_cases.py refusals  --gsr-mesh B --mpiexec ... --work DIR
-      Bad inputs and options: exit code 1, a message naming the problem, no output file.
-  import_cases.py boundary  --gsr-mesh B --mpiexec ... --work DIR
-      A .re2's boundary records against the faces found: E-IMPORT-BOUNDARY-OPEN-FACE,
-      E-IMPORT-BOUNDARY-TWO-RECORDS, E-IMPORT-BOUNDARY-PARTNER.
+      Bad inputs and options: exit code 1, a message naming the problem, no output file;
+      one file per error of the import (bad_inputs.py), the message naming the file, the
+      element and the key words docs/errors.md catalogues for the error.
+  import_cases.py hostile   --gsr-mesh B --gsr-check C --mpiexec ... --work DIR
+      What a user may throw at it: more ranks than elements (P = 3 on 2 elements), quad8 and
+      hex20 from paths with spaces, a face in two physical groups (MSH 2.2), a tilted surface
+      mesh (refused), Nek5000's conj_ht (--meshes; fluid and solid elements, three BC
+      fields); each output through gsr-check.
 Exit code 0 when every check holds; the failures are listed otherwise.
 """
 import argparse
 import gzip
 import os
+import re
 import shlex
 import subprocess
 import sys
@@ -40,6 +45,7 @@ try:
 except ImportError:
     sys.exit("import_cases.py: needs h5py for /usr/bin/python3 (Debian: apt-get install python3-h5py)")
 
+import bad_inputs  # noqa: E402
 import msh_writer  # noqa: E402
 import re2_writer  # noqa: E402
 
@@ -53,10 +59,10 @@ def check(condition, what):
     return condition
 
 
-def run_import(args, ranks, source, output, order, *extra):
+def run_import(args, ranks, source, output, order, *extra, env=None):
     command = shlex.split(args.mpiexec) + [str(ranks), args.gsr_mesh, "import", source, "-o", output,
                                            "--order", str(order), *extra]
-    result = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    result = subprocess.run(command, capture_output=True, text=True, timeout=300, env=env)
     return result
 
 
@@ -278,61 +284,189 @@ def refusals(args):
         print(f"refused {what}", flush=True)
     with open(good, "rb") as f:
         check(f.read() == data, "the input was changed by the refused import over it")
+    bad_files(args)
 
 
-def boundary_errors(args):
-    """The boundary records checked against the faces the numbering found (import.cpp), each
-    with a .re2 that triggers it: the exit code, the message and no output file."""
-    work = args.work
+def catalogue_key_words(doc):
+    """{identifier: [key words]} of docs/errors.md's entries (their `Key words:` field)."""
+    words, current = {}, None
+    with open(doc) as f:
+        for line in f:
+            if line.startswith("### "):
+                current = line[4:].strip()
+            elif current and line.startswith("- **Key words:**"):
+                words[current] = re.findall(r"`([^`]+)`", line)
+    return words
 
-    def variant(name, edit):
-        mesh = re2_writer.box((3, 2))  # elements 1..6, x fastest; W records on every outer face
-        edit(mesh.fields[0])
-        path = os.path.join(work, name + ".re2")
-        re2_writer.write_re2(path, mesh)
-        return path
 
-    def drop_first(records):
-        del records[0]  # element 1's first outer face: a face without a record, unshared
-
-    def twice(records):
-        records.append(records[0])
-
-    def wrong_partner(records):
-        # Element 1's r+ face (prenek 2) is shared with element 2's r- face; say element 5.
-        records.append((1, 2, [5.0, 4.0, 0.0, 0.0, 0.0], "E"))
-
-    cases = [
-        ("E-IMPORT-BOUNDARY-OPEN-FACE", variant("open_face", drop_first),
-         ["element 1 face", "has no boundary condition in field 1 and no other element shares it"]),
-        ("E-IMPORT-BOUNDARY-TWO-RECORDS", variant("two_records", twice), ["element 1 face", "two records in field 1"]),
-        ("E-IMPORT-BOUNDARY-PARTNER", variant("wrong_partner", wrong_partner),
-         ["element 1 face r+ (Nek5000 face 2) is internal (E) with element 5", "the face it shares is element 2"]),
-    ]
-    for identifier, source, words in cases:
-        output = source.replace(".re2", ".h5")
-        result = run_import(args, 2, source, output, 2)
+def bad_files(args):
+    """Every error of issue 43's item 7 with a file that triggers it (bad_inputs.py), through
+    gsr-mesh import at P = 2: exit code 1 on both ranks, the message names the file, the element where it
+    applies and the catalogued identifier's key words, and nothing is left in the output's
+    folder (the file, its temporary, its XDMF sidecar)."""
+    key_words = catalogue_key_words(args.errors_doc)
+    folder = os.path.join(args.work, "bad")
+    for case in bad_inputs.cases(folder):
+        out_folder = os.path.join(args.work, "bad_out")
+        os.makedirs(out_folder, exist_ok=True)
+        output = os.path.join(out_folder, "out.h5")
+        # Each rank's exit code, printed by a shell around it: every rank must fail with 1.
+        wrapper = '"$0" "$@"; code=$?; echo "rank exit code $code"; exit $code'
+        command = shlex.split(args.mpiexec) + ["2", "/bin/sh", "-c", wrapper, args.gsr_mesh, "import", case.path,
+                                               "-o", output, "--order", "3", *case.extra]
+        result = subprocess.run(command, capture_output=True, text=True, timeout=300, env=SHORT_TIMEOUT)
         text = result.stdout + result.stderr
-        check(result.returncode == 1, f"{identifier}: exit code {result.returncode}, expected 1: {text.strip()}")
-        for w in words + [source]:
-            check(w in text, f"{identifier}: the message does not say '{w}': {text.strip()}")
-        check(not os.path.exists(output), f"{identifier}: {output} was written")
-        print(f"{identifier}: refused", flush=True)
+        codes = re.findall(r"rank exit code (\d+)", result.stdout)
+        check(result.returncode == 1 and codes == ["1", "1"],
+              f"{case.what}: exit code {result.returncode}, ranks' {codes}, not 1 on both: {text.strip()[-400:]}")
+        words = ["'%s'" % case.path] + key_words.get(case.identifier, []) + case.words
+        check(case.identifier in key_words, f"{case.what}: {case.identifier} is not in {args.errors_doc}")
+        if case.element is not None:
+            words.append("element %d" % case.element)
+        for w in words:
+            check(w in text, f"{case.what}: the message does not say '{w}': {text.strip()[-400:]}")
+        left = os.listdir(out_folder)
+        check(not left, f"{case.what}: left behind in the output's folder: {left}")
+        for name in left:
+            os.remove(os.path.join(out_folder, name))
+        print(f"refused {case.what} ({case.identifier})", flush=True)
+
+
+def run_check(args, ranks, mesh_file):
+    command = shlex.split(args.mpiexec) + [str(ranks), args.gsr_check, mesh_file]
+    return subprocess.run(command, capture_output=True, text=True, timeout=300, env=SHORT_TIMEOUT)
+
+
+# A rank that waits for another that skipped a collective step fails within seconds.
+SHORT_TIMEOUT = dict(os.environ, GSR_TIMEOUT="10")
+
+
+def hostile(args):
+    """What a user may throw at the import that the other cases do not: more ranks than
+    elements, paths with spaces, a surface mesh in 3-D space, serendipity elements, periodic
+    Gmsh meshes, several BC fields; each import then through gsr-check."""
+    work = args.work
+    # More ranks than elements (a rank with no element): the import, with the ids from the
+    # file (Gmsh node tags, a .ma2) or by coordinates, then gsr-check on as many ranks.
+    two_msh = os.path.join(work, "two.msh")
+    msh_writer.write_msh(two_msh, msh_writer.Box(3, (2, 1, 1), order=1), "4.1", False)
+    two = re2_writer.box((2, 1))
+    two_re2 = os.path.join(work, "two.re2")
+    re2_writer.write_re2(two_re2, two)
+    re2_writer.write_vertices(os.path.join(work, "two.ma2"), two)
+    for source, extra, n in ((two_msh, (), (2, 1, 1)), (two_re2, (), (2, 1))):
+        output = os.path.join(work, os.path.basename(source) + "%d.h5" % len(extra))
+        result = run_import(args, 3, source, output, 2, *extra, env=SHORT_TIMEOUT)
+        if not check(result.returncode == 0, f"{source} {extra} at P = 3 (2 elements): exit {result.returncode}: "
+                                             f"{result.stderr.strip()[-300:]}"):
+            continue
+        with h5py.File(output, "r") as f:
+            ids = f["mesh"]["global_ids"][...]
+        m = expected_ids(n, 2, ())
+        check(len(np.unique(ids)) == m and ids.max() == m,
+              f"{source} at P = 3: {len(np.unique(ids))} distinct ids, largest {ids.max()}; expected 1..{m}")
+        result = run_check(args, 3, output)
+        check(result.returncode == 0, f"gsr-check {output} at P = 3: exit {result.returncode}: "
+                                      f"{(result.stdout + result.stderr).strip()[-300:]}")
+    print("more ranks than elements: checked", flush=True)
+    # Serendipity elements (quad8, hex20), re-oriented, in folders and files whose names
+    # have spaces: the ids count the points of the box, and gsr-check passes.
+    spaced = os.path.join(work, "a folder with spaces")
+    os.makedirs(spaced, exist_ok=True)
+    for name, box, version, binary in (
+            ("quad8 mesh.msh", msh_writer.Box(2, (3, 2), order="s", reorient=True, seed=4), "2.2", True),
+            ("hex20 mesh.msh", msh_writer.Box(3, (2, 2, 1), order="s", reorient=True, seed=5), "4.1", False)):
+        source = os.path.join(spaced, name)
+        msh_writer.write_msh(source, box, version, binary)
+        output = os.path.join(spaced, name.replace(".msh", " out.h5"))
+        out = imported(args, 2, source, output, 4)
+        if out is None:
+            continue
+        m = expected_ids(box.n, 4, ())
+        check(out["ids"].max() == m and len(np.unique(out["ids"])) == m,
+              f"{name}: ids up to {out['ids'].max()}, {len(np.unique(out['ids']))} distinct; the box has {m} points")
+        result = run_check(args, 2, output)
+        check(result.returncode == 0, f"gsr-check {output}: exit {result.returncode}: {result.stdout[-300:]}")
+    print("quad8, hex20, paths with spaces: checked", flush=True)
+    # A boundary face in two physical groups, which MSH 2.2 writes as two elements (here
+    # tags 1 and 7): the face keeps the first tag, 1.
+    box = msh_writer.Box(3, (2, 1, 1), order=1)
+    source = os.path.join(work, "two groups.msh")
+    msh_writer.write_msh(source, box, "2.2", False)
+    lines = open(source).read().split("\n")
+    at = lines.index("$Elements")
+    copy = lines[at + 2].split()  # the first boundary element: tag, type 3, 2 tags (1, 1), nodes
+    check(copy[1] == "3" and copy[3] == "1", f"msh_writer's first element is not a quad of tag 1: {copy}")
+    copy[0], copy[3] = "1000", "7"
+    lines.insert(at + 3, " ".join(copy))
+    lines[at + 1] = str(int(lines[at + 1]) + 1)
+    open(source, "w").write("\n".join(lines))
+    out = imported(args, 2, source, os.path.join(work, "two groups.h5"), 2)
+    if out is not None:
+        tags, counts = np.unique(out["boundary"][out["boundary"] >= 0], return_counts=True)
+        found = dict(zip(tags.tolist(), counts.tolist()))
+        check(found == {1: 1, 2: 1, 3: 2, 4: 2, 5: 2, 6: 2}, f"a face in two physical groups: faces by tag {found}")
+    # A surface of a 3-D mesh (quadrilaterals not in a plane z = const) is no 2-D mesh.
+    tilted = msh_writer.Box(2, (2, 2), order=1)
+    tilted.xyz[..., 2] = 0.3 * tilted.xyz[..., 0]
+    source = os.path.join(work, "tilted.msh")
+    msh_writer.write_msh(source, tilted, "4.1", False)
+    output = os.path.join(work, "tilted.h5")
+    result = run_import(args, 2, source, output, 2, env=SHORT_TIMEOUT)
+    check(result.returncode == 1 and "no volume elements" in result.stderr and not os.path.exists(output),
+          f"a tilted surface: exit {result.returncode}: {result.stderr.strip()[-300:]}")
+    if args.meshes:
+        conj_ht(args)
+
+
+def conj_ht(args):
+    """Nek5000's conj_ht.re2 (64 elements, nelgv 32, three BC sections; the third, a passive
+    scalar's, written by genbox for the fluid elements only): it imports; field 1's boundary
+    faces are on fluid elements only; every field holds the file's records (counted here by
+    reading the sections); gsr-check passes."""
+    source = os.path.join(args.meshes, "Nek5000", "short_tests", "conj_ht", "conj_ht.re2")
+    data = open(source, "rb").read()
+    nelgt, dim, nelgv = int(data[5:14]), int(data[14:17]), int(data[17:26])
+    at = 84 + nelgt * 8 * (1 + dim * 2 ** dim)
+    at += 8 + 64 * int(np.frombuffer(data[at:at + 8], "<f8")[0])  # the curve section
+    sections = []
+    while at < len(data):
+        n = int(np.frombuffer(data[at:at + 8], "<f8")[0])
+        words = np.frombuffer(data[at + 8:at + 8 + 64 * n], "<f8").reshape(n, 8)
+        sections.append(words[:, 0].astype(int))  # each record's element (1-based)
+        at += 8 + 64 * n
+    output = os.path.join(args.work, "conj_ht.h5")
+    out = imported(args, 2, source, output, 3)
+    if out is None:
+        return
+    boundary = out["boundary"]
+    check(boundary.shape == (nelgt, len(sections), 2 * dim),
+          f"conj_ht: boundary of shape {boundary.shape}, the file has {nelgt} elements and {len(sections)} fields")
+    if boundary.shape == (nelgt, len(sections), 2 * dim):
+        tagged = np.argwhere(boundary[:, 0, :] >= 0)[:, 0]
+        check(tagged.max() < nelgv, f"conj_ht: field 1 has boundary faces on solid element {tagged.max() + 1}")
+        for field, elements in enumerate(sections):
+            counted = int((boundary[:, field, :] >= 0).sum())
+            check(counted == len(elements), f"conj_ht: field {field + 1} has {counted} boundary faces, "
+                                            f"the file {len(elements)} records")
+    result = run_check(args, 2, output)
+    check(result.returncode == 0, f"gsr-check conj_ht.h5: exit {result.returncode}: {result.stdout[-400:]}")
+    print("conj_ht: checked", flush=True)
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("what", choices=["boxes", "nek", "pipe", "refusals", "boundary"])
+    parser.add_argument("what", choices=["boxes", "nek", "pipe", "refusals", "hostile"])
     parser.add_argument("--gsr-mesh", required=True)
     parser.add_argument("--gsr-check")
     parser.add_argument("--mpiexec", required=True, help='launcher and its rank-count flag, e.g. "mpiexec -n"')
     parser.add_argument("--work", required=True)
     parser.add_argument("--meshes", help="folder holding Nek5000/short_tests/...")
     parser.add_argument("--reference", default=os.path.join(HERE, "nek_reference"))
+    parser.add_argument("--errors-doc", default=os.path.join(HERE, "..", "..", "docs", "errors.md"))
     args = parser.parse_args()
     os.makedirs(args.work, exist_ok=True)
-    {"boxes": box_cases, "nek": nek_cases, "pipe": pipe_case, "refusals": refusals,
-     "boundary": boundary_errors}[args.what](args)
+    {"boxes": box_cases, "nek": nek_cases, "pipe": pipe_case, "refusals": refusals, "hostile": hostile}[args.what](args)
     if FAILURES:
         print(f"import_cases.py {args.what}: {len(FAILURES)} failures", file=sys.stderr)
         return 1

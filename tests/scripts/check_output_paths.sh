@@ -62,6 +62,12 @@ run convergence_plot_out_is_file "--out 'plain-file' is a file, not a folder" \
   "$python" "$scripts/convergence_plot.py" --build "$scratch/no-build" --out plain-file
 run convergence_plot_onto_folder "--out 'pictures/convergence.png' is a folder, not a file" \
   bash -c "mkdir -p pictures/convergence.png && exec \"$python\" \"$scripts/convergence_plot.py\" --build no-build --out pictures"
+run import_convergence_plot_no_out "import_convergence_plot: error: --out 'no/such' does not exist" \
+  "$python" "$scripts/import_convergence_plot.py" --build "$scratch/no-build" --out no/such
+run import_convergence_plot_onto_folder "--out 'pictures/import_convergence.png' is a folder, not a file" \
+  bash -c "mkdir -p pictures/import_convergence.png && exec \"$python\" \"$scripts/import_convergence_plot.py\" --build no-build --out pictures"
+run disk_mesh_onto_folder "disk_mesh: error: --out 'folder.png' is a folder, not a file" \
+  "$python" "$scripts/disk_mesh.py" --out folder.png
 
 for f in "$scripts"/__pycache__ "$scripts"/lib/__pycache__; do [ ! -e "$f" ] || fail "$f was written into the checkout"; done
 if [ "$failures" -gt 0 ]; then

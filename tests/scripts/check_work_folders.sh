@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Issue 42: scripts/nek5000.sh and tests/gslib/build_gslib.sh delete nothing they did not make.
+# Issue 42: scripts/nek5000.sh, scripts/bench-import.sh and tests/gslib/build_gslib.sh delete
+# nothing they did not make.
 # Each case runs a copy of the scripts in a fake checkout (SCRATCH/src/gsr, with a file of
 # "uncommitted work") and stops at the argument and work-folder checks, or, for a folder the
 # script marked, right after it replaced its own entries (the Nek5000 and gslib sources given
@@ -14,7 +15,7 @@ rm -rf "$scratch"
 mkdir -p "$scratch/src/gsr/scripts/lib" "$scratch/src/gsr/tests/gslib" "$scratch/h/home" "$scratch/stubs"
 scratch=$(cd "$scratch" && pwd)
 checkout=$scratch/src/gsr
-cp "$source_dir/scripts/nek5000.sh" "$checkout/scripts/"
+cp "$source_dir/scripts/nek5000.sh" "$source_dir/scripts/bench-import.sh" "$checkout/scripts/"
 cp "$source_dir/scripts/lib/safe-dirs.sh" "$checkout/scripts/lib/" 2>/dev/null || true
 cp "$source_dir/tests/gslib/build_gslib.sh" "$checkout/tests/gslib/"
 mkdir -p "$checkout/tests/support" "$checkout/tests/tools"
@@ -129,6 +130,30 @@ run nek_np_large 2 "--np-list wants rank counts from 1 to 1024, not '1025'" "$sc
   nek --work "$absent" --np-list 1025
 run nek_timeout_huge 2 "--run-timeout wants seconds from 1 to 86400, not '99999999999999999999'" "$scratch" \
   nek --work "$absent" --run-timeout 99999999999999999999
+gone "$absent"
+
+# ---- bench-import.sh's work folder (its programs: stand-ins, never run) ---------------
+mkdir -p "$scratch/fake-build/src/tools"
+for program in gsr-import-bench gsr-mesh; do
+  printf '#!/bin/sh\nexit 0\n' >"$scratch/fake-build/src/tools/$program"
+  chmod +x "$scratch/fake-build/src/tools/$program"
+done
+bench_import() { bash "$checkout/scripts/bench-import.sh" --build "$scratch/fake-build" --mpiexec true "$@"; }
+run bench_import_work_holds_checkout 2 "is or contains the checkout $checkout" "$scratch/src" \
+  bash gsr/scripts/bench-import.sh --build "$scratch/fake-build" --work .
+kept "$checkout/precious.txt" "$scratch/src/source/keep.txt"
+gone "$scratch/src/.gsr-work"
+run bench_import_work_in_checkout 2 "is inside the source tree" "$scratch" bench_import --work "$checkout/scripts/x"
+gone "$checkout/scripts/x"
+run bench_import_work_foreign 2 "is not empty and has no .gsr-work marker" "$scratch" bench_import --work "$foreign"
+kept "$foreign/source/keep.txt" "$foreign/gsr/keep.txt" "$foreign/bin/mpiexec"
+gone "$foreign/.gsr-work"
+run bench_import_work_nek5000s 2 "is another script's work folder" "$scratch" bench_import --work "$own"
+kept "$own/notes.txt"
+run bench_import_elements_zero 2 "--elements wants element counts from 1 to 100000, not '0'" "$scratch" \
+  bench_import --work "$absent" --elements 47,0,45
+run bench_import_order_huge 2 "--order wants an order from 1 to 64, not '65'" "$scratch" \
+  bench_import --work "$absent" --order 65
 gone "$absent"
 
 # ---- build_gslib.sh's work folder ------------------------------------------------------------

@@ -108,7 +108,7 @@ std::string face_text(std::int64_t element, int face) {
 /// periodic ("P") records checked against the faces the numbering matched.
 /// Rank-local; throws Error(io).
 void build_boundary(const ElementBlock& block, const Numbering& numbering, bool nek,
-                    const std::vector<int>& covers_solid, Mesh& mesh) {
+                    const std::vector<char>& fluid_only, Mesh& mesh) {
   const int faces = faces_per_element(block.dim);
   const int fields = std::max(block.fields, 1);
   const auto count = static_cast<std::size_t>(block.count);
@@ -125,6 +125,10 @@ void build_boundary(const ElementBlock& block, const Numbering& numbering, bool 
         (static_cast<std::size_t>(local) * static_cast<std::size_t>(fields) + static_cast<std::size_t>(record.field)) *
             static_cast<std::size_t>(faces) +
         static_cast<std::size_t>(record.face);
+    // A Gmsh 2.2 file writes a boundary element once per physical group it is in:
+    // the face keeps its first record (the smallest tag), as a 4.1 entity its
+    // first physical tag.
+    if (has_record[at] && !nek) continue;
     if (has_record[at])
       throw Error(ErrorCode::io, file + face_text(record.element, record.face) + ": two records in field " +
                                      std::to_string(record.field + 1));
@@ -151,14 +155,16 @@ void build_boundary(const ElementBlock& block, const Numbering& numbering, bool 
     mesh.boundary[at] = std::max<std::int64_t>(record.tag, 0);
   }
   if (!nek) return;
-  // A .re2 face without a record is internal (E) in each field that covers its element:
-  // field 1 (velocity) the fluid elements [0, nelgv); another field all elements if it has a
-  // record on a solid one (temperature in conjugate heat transfer), else the fluid ones too
-  // (a passive scalar on the velocity mesh), as the case's own settings would say.
+  // A .re2 face without a record is internal (E), an error where no other
+  // element shares it, in field 1 (velocity) on the fluid elements [0, nelgv)
+  // and in the other fields on all elements; but a field whose records all name
+  // fluid elements (genbox writes a passive scalar's section so: Nek5000's
+  // conj_ht) leaves the solid elements' faces without a record open (blank in
+  // Nek5000: a natural condition), counted as open faces.
   for (std::size_t k = 0; k < count; ++k) {
     const std::int64_t element = block.first + static_cast<std::int64_t>(k);
     for (int field = 0; field < fields; ++field) {
-      if (element >= block.fluid_elements && (field == 0 || !covers_solid[static_cast<std::size_t>(field)])) continue;
+      if (fluid_only[static_cast<std::size_t>(field)] && element >= block.fluid_elements) continue;
       for (int face = 0; face < faces; ++face) {
         const std::size_t at =
             (k * static_cast<std::size_t>(fields) + static_cast<std::size_t>(field)) * static_cast<std::size_t>(faces) +
@@ -175,8 +181,9 @@ void build_boundary(const ElementBlock& block, const Numbering& numbering, bool 
   }
 }
 
-/// Boundary faces per (field, tag, kind) over all ranks, and the faces of field
-/// 1 that are neither shared nor tagged.
+/// Boundary faces per (field, tag, kind) over all ranks, and the faces that are
+/// neither shared nor tagged, once per field (field 1 over the fluid elements
+/// only, which the velocity mesh is).
 void count_boundary(const ElementBlock& block, const Numbering& numbering, const Mesh& mesh, MPI_Comm comm,
                     ImportSummary& summary) {
   const int faces = faces_per_element(block.dim);
@@ -197,7 +204,7 @@ void count_boundary(const ElementBlock& block, const Numbering& numbering, const
             static_cast<std::size_t>(face);
         if (mesh.boundary[at] >= 0) {
           ++counts[{field, mesh.boundary[at], mesh.boundary_kinds.empty() ? "" : kind_text(mesh.boundary_kinds[at])}];
-        } else if (field == 0 && block.first + static_cast<std::int64_t>(k) < block.fluid_elements &&
+        } else if ((field > 0 || block.first + static_cast<std::int64_t>(k) < block.fluid_elements) &&
                    numbering.neighbor_element[k * static_cast<std::size_t>(faces) + static_cast<std::size_t>(face)] <
                        0) {
           ++open;
@@ -364,15 +371,21 @@ ImportedMesh import_mesh(const std::string& input, MPI_Comm comm, const ImportOp
   clock.done("coordinates");
 
   Mesh& mesh = out.mesh;
-  // Which fields have records on solid elements (elements nelgv and on), over all ranks.
-  std::vector<int> covers_solid(static_cast<std::size_t>(std::max(block.fields, 1)), 0);
-  for (const FaceRecord& record : block.faces)
-    if (record.element >= block.fluid_elements && record.field >= 0 &&
-        record.field < static_cast<int>(covers_solid.size()))
-      covers_solid[static_cast<std::size_t>(record.field)] = 1;
-  detail::allreduce_polled(covers_solid.data(), static_cast<int>(covers_solid.size()), MPI_INT, MPI_MAX, comm,
-                           detail::timeout_or_default({}));
-  io::agreed(comm, [&] { build_boundary(block, numbering, nek, covers_solid, mesh); });
+  // Which fields cover the fluid elements only: field 1, and any whose records
+  // (on every rank) all name fluid elements, when there are solid ones.
+  std::vector<char> fluid_only(static_cast<std::size_t>(std::max(block.fields, 1)), 0);
+  fluid_only[0] = 1;
+  if (nek && block.fluid_elements < block.elements) {
+    std::vector<int> reaches_solid(fluid_only.size(), 0);
+    for (const FaceRecord& record : block.faces)
+      if (record.field >= 0 && record.field < static_cast<int>(reaches_solid.size()) &&
+          record.element >= block.fluid_elements)
+        reaches_solid[static_cast<std::size_t>(record.field)] = 1;
+    detail::allreduce_polled(reaches_solid.data(), static_cast<int>(reaches_solid.size()), MPI_INT, MPI_MAX, comm,
+                             detail::timeout_or_default({}));
+    for (std::size_t f = 0; f < fluid_only.size(); ++f) fluid_only[f] = f == 0 || reaches_solid[f] == 0;
+  }
+  io::agreed(comm, [&] { build_boundary(block, numbering, nek, fluid_only, mesh); });
   count_boundary(block, numbering, mesh, comm, summary);
   // Warnings from every rank, in element order (each rank's are its elements').
   std::string local_warnings;

@@ -43,10 +43,8 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
-#include <fstream>
 #include <limits>
 #include <map>
-#include <sstream>
 #include <string>
 #include <string_view>
 #include <tuple>
@@ -989,6 +987,8 @@ struct File {
     if (fd < 0) throw Error(ErrorCode::io, message_prefix(path) + "cannot open it for reading");
     struct stat st {};
     if (::fstat(fd, &st) != 0 || st.st_size < 0) throw Error(ErrorCode::io, message_prefix(path) + "cannot read it");
+    if (S_ISDIR(st.st_mode))  // opens, but reads nothing
+      throw Error(ErrorCode::io, message_prefix(path) + "cannot open it for reading: it is a folder");
     size = static_cast<std::size_t>(st.st_size);
   }
 };

@@ -2,7 +2,7 @@
 //
 // Three steps, each collective:
 //   1. Base ids. The file's ids when it has them. Otherwise corners are matched by
-//      coordinates: space is cut into cells of side >= 2 R (R: the largest matching distance
+//      coordinates: space is cut into cells of side >= 4 R (R: the largest matching distance
 //      of the mesh), each cell owned by a rank (a hash of its index); every corner goes to
 //      the owner of its own ("home") cell and of the neighbour cells it lies within R of, so
 //      the home cell of a corner sees every corner that may match it. There each corner's
@@ -182,8 +182,13 @@ std::vector<std::int64_t> match_by_coordinates(const ElementBlock& block, const 
   const double reach = bounds[6] * (1 + 1e-9);  // a little more than any matching distance
   double extent = 0;
   for (int d = 0; d < 3; ++d) extent = std::max(extent, bounds[3 + d] + bounds[d]);
-  // Cells no finer than 2^-40 of the mesh, so that their indices stay small.
-  const double side = std::max(2 * reach, std::ldexp(extent, -40));
+  // Cells of side 4 R, no finer than 2^-40 of the mesh (so that their indices stay small): a
+  // corner lies within R of a side of its cell with probability 1/2 per axis, so it goes to
+  // 1.5^dim cells on average (with side 2 R it would go to 2^dim). The cells start half a side
+  // below the mesh, so that the corners of a lattice whose spacing the side divides sit in the
+  // middle of their cells, not on their sides.
+  const double side = std::max(4 * reach, std::ldexp(extent, -40));
+  for (int d = 0; d < 3; ++d) bounds[d] += side / 2;
   std::array<std::int64_t, 3> last{};
   for (int d = 0; d < 3; ++d) last[d] = static_cast<std::int64_t>(std::floor((bounds[3 + d] + bounds[d]) / side));
 
@@ -216,8 +221,8 @@ std::vector<std::int64_t> match_by_coordinates(const ElementBlock& block, const 
     }
   }
   auto got = gsr::transfer(out, destinations, comm);
-  out.clear();
-  destinations.clear();
+  out = {};  // their memory back now, not at the function's end
+  destinations = {};
 
   // Each cell's corners sorted by x, so that a corner's neighbours are a window.
   std::vector<CornerRecord>& cells = got.records;
@@ -565,6 +570,10 @@ Vertices match_vertices(const ElementBlock& block, MPI_Comm comm, const MatchOpt
   const int cpe = corners_per_element(block.dim);
   Corners corners;
   std::vector<PeriodicRecord> records;
+  // Whether the file gives vertex ids is the same answer on every rank: a rank
+  // that holds no element (more ranks than elements) has no ids of its own.
+  int have_ids = block.vertices.empty() ? 0 : 1;
+  detail::allreduce_polled(&have_ids, 1, MPI_INT, MPI_MAX, comm, timeout());
   agreed(comm, [&] {
     if (!(tolerance > 0 && tolerance < 1)) {
       throw Error(ErrorCode::invalid_argument,
@@ -576,18 +585,17 @@ Vertices match_vertices(const ElementBlock& block, MPI_Comm comm, const MatchOpt
         (!block.vertices.empty() && block.vertices.size() != static_cast<std::size_t>(block.count * cpe))) {
       throw Error(ErrorCode::internal, "gsr: file '" + block.source + "': the element block is malformed (a bug)");
     }
-    if (!block.periodic_nodes.empty() && block.vertices.empty()) {
+    if (!block.periodic_nodes.empty() && have_ids == 0) {
       throw Error(ErrorCode::internal,
                   "gsr: file '" + block.source + "': periodic node pairs without the nodes' ids (a bug)");
     }
-    corners = corners_of(block, block.vertices.empty());
+    corners = corners_of(block, have_ids == 0);
     records = periodic_records(block);
   });
 
   Vertices result;
   std::string bug;
-  result.ids =
-      block.vertices.empty() ? match_by_coordinates(block, corners, comm, tolerance, ranks, bug) : block.vertices;
+  result.ids = have_ids == 0 ? match_by_coordinates(block, corners, comm, tolerance, ranks, bug) : block.vertices;
 
   std::vector<std::array<std::int64_t, 2>> pairs;
   std::int64_t counts[2] = {0, 0};  // P face pairs, local; any P records at all
