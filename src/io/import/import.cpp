@@ -24,6 +24,7 @@
 #include <cstring>
 #include <filesystem>
 #include <map>
+#include <sstream>
 #include <tuple>
 
 namespace gsr {
@@ -417,9 +418,9 @@ ImportedMesh import_mesh(const std::string& input, MPI_Comm comm, const ImportOp
 
   summary.input = input;
   summary.format = block.format;
-  summary.vertex_source = block.vertex_source.empty() ? "corners matched by coordinates (tolerance " +
-                                                            std::to_string(options.tolerance) + " of the shortest edge)"
-                                                      : block.vertex_source;
+  std::ostringstream matched;
+  matched << "corners matched by coordinates, within " << options.tolerance << " x the shortest edge";
+  summary.vertex_source = block.vertex_source.empty() ? matched.str() : block.vertex_source;
   summary.dim = block.dim;
   summary.order = options.order;
   summary.elements = block.elements;
