@@ -167,6 +167,17 @@ def cases(folder):
                     ["element 2 face r-", "element 3 face r-"], element=1))
 
     # ---- .msh --------------------------------------------------------------------------
+    # $Periodic pairs that do not match: a box periodic in x whose first and last pairs have
+    # their masters swapped, so that element 1's x- face meets no face once they are joined.
+    box = msh_writer.Box(3, (3, 2, 2), order=1, periodic=(0,))
+    pairs = list(box.periodic)
+    (a, ma), (b, mb) = pairs[0], pairs[-1]
+    pairs[0], pairs[-1] = (a, mb), (b, ma)
+    box.periodic = pairs
+    p = path("periodic.msh")
+    msh_writer.write_msh(p, box, "4.1", False)
+    out.append(Case("$Periodic pairs that do not match", p, "E-IMPORT-MSH-PERIODIC", element=1))
+
     small = msh_writer.Box(3, (2, 1, 1), order=2, seed=1)
     for defect, identifier, words in [
         ("truncated", "E-IMPORT-MSH-CORRUPT", []),

@@ -104,6 +104,35 @@ std::string face_text(std::int64_t element, int face) {
   return "element " + std::to_string(element + 1) + " " + face_name(face);
 }
 
+/// Gmsh's $Periodic pairs join nodes, not faces: they match when every face whose corners are
+/// all periodic nodes meets another face once the pairs are joined. A face of such corners
+/// that no element shares means pairs that map it onto no face (a node paired with the wrong
+/// master, a pair missing). Rank-local; throws Error(io).
+void check_periodic_nodes(const ElementBlock& block, const Numbering& numbering) {
+  if (block.periodic_nodes.empty() || block.vertices.empty()) return;
+  std::vector<std::int64_t> periodic;
+  for (const auto& pair : block.periodic_nodes) periodic.insert(periodic.end(), pair.begin(), pair.end());
+  std::sort(periodic.begin(), periodic.end());
+  const int corners = corners_per_element(block.dim), faces = faces_per_element(block.dim);
+  for (std::size_t k = 0; k < static_cast<std::size_t>(block.count); ++k)
+    for (int face = 0; face < faces; ++face) {
+      if (numbering.neighbor_element[k * static_cast<std::size_t>(faces) + static_cast<std::size_t>(face)] >= 0)
+        continue;
+      const int axis = face / 2, side = face % 2;
+      bool all = true;
+      for (int c = 0; c < corners && all; ++c)
+        if (((c >> axis) & 1) == side)
+          all = std::binary_search(periodic.begin(), periodic.end(),
+                                   block.vertices[k * static_cast<std::size_t>(corners) + static_cast<std::size_t>(c)]);
+      if (all)
+        throw Error(ErrorCode::io,
+                    "gsr: file '" + block.source + "': " + face_text(block.first + static_cast<std::int64_t>(k), face) +
+                        ": its corners are all nodes of $Periodic pairs, but once the pairs are joined no other face "
+                        "meets it: the periodic pairs do not match (a node paired with the wrong master, or a pair "
+                        "missing)");
+    }
+}
+
 /// The mesh file's boundary tags and kinds from the input's records, field by
 /// field, with the .re2's internal ("E", and faces without a record) and
 /// periodic ("P") records checked against the faces the numbering matched.
@@ -365,6 +394,7 @@ ImportedMesh import_mesh(const std::string& input, MPI_Comm comm, const ImportOp
 
   const Numbering numbering =
       number_nodes(vertices.ids, block.dim, options.order, block.first, block.elements, block.source, comm);
+  io::agreed(comm, [&] { check_periodic_nodes(block, numbering); });
   clock.done("number");
 
   Geometry geometry;
