@@ -95,6 +95,9 @@ MeshInfo read_mesh_info(const std::string& path, MPI_Comm comm);
 /// The element range [first, last) of rank `rank` of `ranks` under Distribution::blocks.
 std::array<std::int64_t, 2> block_range(std::int64_t elements, int rank, int ranks) noexcept;
 
+/// The rank whose block_range holds `element` (0 <= element < elements).
+int block_owner(std::int64_t element, std::int64_t elements, int ranks) noexcept;
+
 /// The XDMF sidecar path of a mesh file: "dir/box.h5" -> "dir/box.xmf".
 std::string xdmf_path(const std::string& mesh_path);
 

@@ -31,6 +31,14 @@ std::array<std::int64_t, 2> block_range(std::int64_t elements, int rank, int ran
   return {first, first + base + (rank < extra ? 1 : 0)};
 }
 
+int block_owner(std::int64_t element, std::int64_t elements, int ranks) noexcept {
+  // The first `extra` ranks hold base + 1 elements, the others base.
+  const std::int64_t base = elements / ranks, extra = elements % ranks;
+  const std::int64_t boundary = extra * (base + 1);
+  if (element < boundary) return static_cast<int>(element / (base + 1));
+  return static_cast<int>(extra + (element - boundary) / base);
+}
+
 namespace io {
 namespace {
 

@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <functional>
 #include <span>
 
 namespace gsr {
@@ -268,21 +269,33 @@ MeshLayout agree_on_layout(const std::string& path, const Mesh& mesh, MPI_Comm c
   int ranks = 1;
   MPI_Comm_size(comm, &ranks);
   const MeshInfo& info = mesh.info;
-  const long long described[6] = {info.dim,        info.order,         info.boundary_fields, info.has_boundary_kinds,
-                                  info.has_groups, info.fluid_elements};
+  // The names size a dataset every rank creates: their count and a digest of their text too.
+  std::size_t names_digest = info.names.size();
+  for (const MeshName& name : info.names)
+    names_digest = names_digest * 1000003 ^ std::hash<std::string>{}(std::to_string(name.dim) + ' ' +
+                                                                     std::to_string(name.tag) + ' ' + name.name);
+  constexpr int fields = 8;
+  const long long described[fields] = {info.dim,
+                                       info.order,
+                                       info.boundary_fields,
+                                       info.has_boundary_kinds,
+                                       info.has_groups,
+                                       info.fluid_elements,
+                                       static_cast<long long>(info.names.size()),
+                                       static_cast<long long>(names_digest >> 1)};
   const double timeout = detail::timeout_or_default({});  // every collective polled (mpi/polled.hpp)
-  long long global[12];
-  for (int i = 0; i < 6; ++i) {
+  long long global[2 * fields];
+  for (int i = 0; i < fields; ++i) {
     global[i] = described[i];
-    global[6 + i] = -described[i];
+    global[fields + i] = -described[i];
   }
-  detail::allreduce_polled(global, 12, MPI_LONG_LONG, MPI_MAX, comm, timeout);
+  detail::allreduce_polled(global, 2 * fields, MPI_LONG_LONG, MPI_MAX, comm, timeout);
   agreed(comm, [&] {
-    for (int i = 0; i < 6; ++i)
-      if (global[i] != -global[6 + i])
+    for (int i = 0; i < fields; ++i)
+      if (global[i] != -global[fields + i])
         throw Error(ErrorCode::mismatch, "file '" + path +
                                              "': write_mesh: ranks disagree about dim, order, the boundary fields, "
-                                             "the groups or fluid_elements");
+                                             "the groups, fluid_elements or the names");
   });
   MeshLayout layout;
   layout.dim = mesh.info.dim;

@@ -7,6 +7,7 @@
 // box and two-element are serial: the writer streams the mesh slab by slab, so memory stays
 // O(slab). import runs on any number of ranks, each holding its block of elements
 // (docs/mesh-import.md).
+#include <gsr/handle.hpp>
 #include <gsr/import.hpp>
 
 #include "tools/box.hpp"
@@ -174,9 +175,14 @@ int run_import(ImportArguments args) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);
   try {
-    const std::string problem = gsr::tools::output_problem(
+    // Every rank checks the paths (a rank may see another file system); any rank's problem
+    // stops them all before the import's collective steps.
+    std::string problem = gsr::tools::output_problem(
         {{"-o", args.output}, {"its XDMF sidecar", gsr::xdmf_path(args.output)}}, {{"the input", args.input}});
-    if (!problem.empty()) throw gsr::Error(gsr::ErrorCode::invalid_argument, problem + "; nothing was written");
+    if (gsr::agree_max(problem.empty() ? 0 : 1, MPI_COMM_WORLD) != 0) {
+      if (problem.empty()) problem = "-o '" + args.output + "': another rank cannot write it";
+      throw gsr::Error(gsr::ErrorCode::invalid_argument, problem + "; nothing was written");
+    }
     args.options.format = args.format == "re2"   ? gsr::MeshFormat::re2
                           : args.format == "msh" ? gsr::MeshFormat::msh
                                                  : gsr::MeshFormat::automatic;
@@ -186,6 +192,11 @@ int run_import(ImportArguments args) {
     if (rank == 0) print_summary(summary, args.output, ranks);
   } catch (const gsr::Error& e) {
     if (rank == 0) std::cerr << "gsr-mesh: error: " << e.what() << "\n";
+    return 1;
+  } catch (const std::exception& e) {
+    // Not one of gsr's agreed errors (out of memory outside a watched step, say): this rank
+    // says so itself, since the others may not have heard of it.
+    std::cerr << "gsr-mesh: error on rank " << rank << ": " << e.what() << "\n";
     return 1;
   }
   return 0;

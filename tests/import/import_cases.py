@@ -152,6 +152,16 @@ def box_cases(args):
                 periods[a] = 1.0
             check(np.allclose(np.pad(one["periods"], (0, dim - len(one["periods"]))), periods),
                   f"{source}: periods {one['periods']}, expected {periods}")
+            # Faces on the box's sides, counted from its shape: those of periodic sides are
+            # shared with their images (-2, also where the .msh tags them), the others tagged.
+            sides = {a: 2 * int(np.prod([n[b] for b in range(dim) if b != a])) for a in range(dim)}
+            boundary = one["boundary"][:, 0, :]
+            check(int((boundary == -2).sum()) == sum(sides[a] for a in periodic),
+                  f"{source}: {int((boundary == -2).sum())} faces marked periodic (-2), the box's periodic sides "
+                  f"have {sum(sides[a] for a in periodic)}")
+            check(int((boundary >= 0).sum()) == sum(sides[a] for a in range(dim) if a not in periodic),
+                  f"{source}: {int((boundary >= 0).sum())} tagged faces, its other sides have "
+                  f"{sum(sides[a] for a in range(dim) if a not in periodic)}")
             labels = position_labels(xyz, periods, 1.0)
             check(same_partition(ids, labels), f"{source}: ids do not group the nodes as their positions do")
             for ranks in (2, 3):

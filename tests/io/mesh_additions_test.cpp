@@ -128,6 +128,22 @@ TEST(MeshAdditions, WrongLengthsRefusedOnEveryRank) {
   }
 }
 
+// E-IO-WRITE-DISAGREE: the names size a dataset every rank creates, so ranks that hold other
+// names (here: only the last rank renames one) are refused before anything is created.
+TEST(MeshAdditions, NamesThatDifferBetweenRanksRefused) {
+  if (world_size() < 2) GTEST_SKIP() << "needs two ranks to disagree";
+  ScratchDir dir("additions-names");
+  gsr::Mesh mesh = block_mesh();
+  if (world_rank() == world_size() - 1) mesh.info.names[0].name = "Wall, renamed on one rank";
+  try {
+    gsr::write_mesh(dir.file("names.h5"), mesh, MPI_COMM_WORLD);
+    FAIL() << "ranks with different names wrote a file";
+  } catch (const gsr::Error& e) {
+    EXPECT_EQ(e.code(), gsr::ErrorCode::mismatch);
+    EXPECT_NE(std::string(e.what()).find("ranks disagree about dim, order"), std::string::npos) << e.what();
+  }
+}
+
 /// Replaces dataset `path` of `file` by one of int64 values of `shape` (rank 0 only).
 void replace_dataset(const std::string& file, const char* path, std::vector<hsize_t> shape) {
   if (world_rank() == 0) {
@@ -170,6 +186,17 @@ TEST(MeshAdditions, DamagedAdditionsRefusedNamingThem) {
   gsr::write_mesh(path, block_mesh(), MPI_COMM_WORLD);
   replace_dataset(path, "/mesh/name_tags", {2, 2});  // 3 names, 2 tags
   expect_refused(path, "have 3 and 2 rows");
+}
+
+// block_owner inverts block_range, also with fewer elements than ranks.
+TEST(MeshAdditions, BlockOwnerInvertsBlockRange) {
+  for (std::int64_t elements = 1; elements <= 23; ++elements)
+    for (int ranks = 1; ranks <= 9; ++ranks)
+      for (int rank = 0; rank < ranks; ++rank) {
+        const auto [first, last] = gsr::block_range(elements, rank, ranks);
+        for (std::int64_t e = first; e < last; ++e)
+          EXPECT_EQ(gsr::block_owner(e, elements, ranks), rank) << e << " of " << elements << " on " << ranks;
+      }
 }
 
 TEST(MeshAdditions, MeshWriterRefusesThem) {

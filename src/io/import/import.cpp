@@ -271,7 +271,9 @@ void count_boundary(const ElementBlock& block, const Numbering& numbering, const
 }
 
 /// Marks with -2, in every field, the shared faces whose corners all have copies elsewhere
-/// (a spread of their coordinates over the copies): faces joined to a periodic image.
+/// (a spread of their coordinates over the copies): faces joined to a periodic image. A tag
+/// such a face carries (a Gmsh periodic surface in a physical group) gives way: the face is
+/// no boundary, and gsr-check and solvers take -2 faces as periodic.
 void mark_periodic_faces(const ElementBlock& block, const Numbering& numbering, const std::vector<double>& high,
                          const std::vector<double>& low, double noise, Mesh& mesh) {
   const int dim = block.dim, corners = corners_per_element(dim), faces = faces_per_element(dim);
@@ -297,7 +299,7 @@ void mark_periodic_faces(const ElementBlock& block, const Numbering& numbering, 
       if (!image) continue;
       for (std::size_t field = 0; field < fields; ++field) {
         std::int64_t& tag = mesh.boundary[(k * fields + field) * per_element + f];
-        if (tag == -1) tag = -2;
+        tag = -2;
       }
     }
 }
@@ -417,7 +419,6 @@ ImportedMesh import_mesh(const std::string& input, MPI_Comm comm, const ImportOp
     for (std::size_t f = 0; f < fluid_only.size(); ++f) fluid_only[f] = f == 0 || reaches_solid[f] == 0;
   }
   io::agreed(comm, [&] { build_boundary(block, numbering, nek, fluid_only, mesh); });
-  count_boundary(block, numbering, mesh, comm, summary);
   // Warnings from every rank, in element order (each rank's are its elements').
   std::string local_warnings;
   for (const std::string& line : geometry.warnings) local_warnings += line + '\n';
@@ -428,6 +429,7 @@ ImportedMesh import_mesh(const std::string& input, MPI_Comm comm, const ImportOp
     summary.warnings.push_back(text.substr(start, end - start));
   const std::array<double, 3> periods =
       find_periods(block, numbering, geometry.coordinates, options.order, comm, mesh, summary.warnings);
+  count_boundary(block, numbering, mesh, comm, summary);  // after the periodic faces are marked
   clock.done("boundary");
 
   mesh.info.dim = block.dim;

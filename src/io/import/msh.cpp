@@ -789,19 +789,6 @@ int hash_owner(const FaceKey& k, int ranks) {
   return static_cast<int>(h % static_cast<std::uint64_t>(ranks));
 }
 
-int block_owner(std::int64_t element, std::int64_t elements, int ranks) {
-  // block_range gives the first ranks one element more: search the ranks (few) by bisection.
-  int lo = 0, hi = ranks - 1;
-  while (lo < hi) {
-    const int mid = (lo + hi + 1) / 2;
-    if (block_range(elements, mid, ranks)[0] <= element)
-      lo = mid;
-    else
-      hi = mid - 1;
-  }
-  return lo;
-}
-
 // What every rank learns from rank 0, as bytes.
 struct Header {
   std::int64_t dim = 0, geometry = 2, elements = 0, names = 0, periodic = 0;
@@ -822,7 +809,7 @@ const char* const pitfall =
     "(Physical Surface in 2-D) for the mesh, or set Mesh.SaveAll = 1";
 
 std::string missing_node(const std::string& path, std::int64_t element, std::int64_t node) {
-  return message_prefix(path) + "element " + std::to_string(element) + ": node " + std::to_string(node) +
+  return message_prefix(path) + "Gmsh element " + std::to_string(element) + ": node " + std::to_string(node) +
          " is not defined in $Nodes";
 }
 
@@ -1394,8 +1381,8 @@ ElementBlock read_msh(const std::string& path, MPI_Comm comm) {
       const FaceKey& k = *unmatched;
       std::string corners_text;
       for (int c = 0; c < k.corners; ++c) corners_text += (c ? " " : "") + std::to_string(k.key[c]);
-      throw Error(ErrorCode::io, message_prefix(path) + "element " + std::to_string(k.gmsh_tag) + " (physical tag " +
-                                     std::to_string(k.tag) + ", corner nodes " + corners_text +
+      throw Error(ErrorCode::io, message_prefix(path) + "Gmsh element " + std::to_string(k.gmsh_tag) +
+                                     " (physical tag " + std::to_string(k.tag) + ", corner nodes " + corners_text +
                                      ") is not a face of any volume element");
     }
   });

@@ -341,14 +341,6 @@ Layout read_layout(const File& file) {
   return layout;
 }
 
-/// The rank of `ranks` whose block_range holds element e of n.
-int owner_of(std::int64_t e, std::int64_t n, int ranks) {
-  const std::int64_t base = n / ranks, extra = n % ranks;
-  const std::int64_t boundary = extra * (base + 1);
-  if (e < boundary) return static_cast<int>(e / (base + 1));
-  return static_cast<int>(extra + (e - boundary) / base);
-}
-
 /// Reads records [first, first + count) of a section in chunks, handing each to `use`
 /// (record bytes, index in the section).
 template <class Use>
@@ -578,7 +570,7 @@ ElementBlock read_re2(const std::string& path, MPI_Comm comm, const Re2Options& 
                   routed.is_curve = 1;
                   routed.curve = decode_curve(path, layout, r, i);
                   records.push_back(routed);
-                  owners.push_back(owner_of(routed.curve.element, layout.nelgt, ranks));
+                  owners.push_back(block_owner(routed.curve.element, layout.nelgt, ranks));
                 });
     for (int field = 0; field < static_cast<int>(layout.bcs.size()); ++field) {
       const Section& s = layout.bcs[field];
@@ -588,7 +580,7 @@ ElementBlock read_re2(const std::string& path, MPI_Comm comm, const Re2Options& 
                     Routed routed;
                     routed.face = decode_bc(path, layout, r, field, i);
                     records.push_back(routed);
-                    owners.push_back(owner_of(routed.face.element, layout.nelgt, ranks));
+                    owners.push_back(block_owner(routed.face.element, layout.nelgt, ranks));
                   });
     }
     const std::string vertex_file = vertex_file_for(path, options);

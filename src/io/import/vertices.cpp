@@ -35,6 +35,7 @@
 #include <cstring>
 #include <limits>
 #include <numeric>
+#include <sstream>
 #include <string>
 #include <tuple>
 #include <unordered_map>
@@ -43,6 +44,13 @@
 
 namespace gsr::io::import {
 namespace {
+
+/// A number as messages show it: "0.1", not std::to_string's "0.100000".
+std::string number_text(double value) {
+  std::ostringstream text;
+  text << value;
+  return text.str();
+}
 
 double timeout() { return detail::timeout_or_default({}); }
 
@@ -66,20 +74,6 @@ int owner_of(const std::array<std::int64_t, N>& key, int ranks) {
   std::uint64_t h = 0;
   for (std::int64_t k : key) h = mix(h ^ static_cast<std::uint64_t>(k));
   return static_cast<int>(h % static_cast<std::uint64_t>(ranks));
-}
-
-/// The rank whose block holds global element `element`.
-int element_rank(std::int64_t elements, std::int64_t element, int ranks) {
-  int lo = 0, hi = ranks - 1;
-  while (lo < hi) {
-    const int mid = (lo + hi + 1) / 2;
-    if (block_range(elements, mid, ranks)[0] <= element) {
-      lo = mid;
-    } else {
-      hi = mid - 1;
-    }
-  }
-  return lo;
 }
 
 /// Geometry of the local block: corner coordinates and each element's shortest edge.
@@ -268,12 +262,12 @@ std::vector<std::int64_t> match_by_coordinates(const ElementBlock& block, const 
           if (b.key / cpe == c.key / cpe) {
             problem = "element " + std::to_string(b.key / cpe + 1) + ": corners " + std::to_string(b.key % cpe) +
                       " and " + std::to_string(c.key % cpe) +
-                      " would be one vertex (closer than the matching tolerance " + std::to_string(tolerance) +
+                      " would be one vertex (closer than the matching tolerance " + number_text(tolerance) +
                       " x the shortest edge): corners too close to tell apart";
             break;
           }
           if (p > 0 && !close(b, c)) {
-            problem = "corners too close to tell apart at tolerance " + std::to_string(tolerance) + ": " +
+            problem = "corners too close to tell apart at tolerance " + number_text(tolerance) + ": " +
                       corner_name(a.key, cpe) + " lies within tolerance of " + corner_name(b.key, cpe) + " and of " +
                       corner_name(c.key, cpe) + ", which are not within tolerance of each other";
             break;
@@ -442,7 +436,7 @@ void join_periodic_faces(const ElementBlock& block, const Corners& corners, cons
   face_pairs = 0;
   for (const PeriodicRecord& r : records) {
     out.push_back(face_of(r));
-    destinations.push_back(element_rank(block.elements, r.other_element, ranks));
+    destinations.push_back(block_owner(r.other_element, block.elements, ranks));
     if (std::tie(r.element, r.face) < std::tie(r.other_element, r.other_face)) ++face_pairs;
   }
   auto got = gsr::transfer(out, destinations, comm);
@@ -473,7 +467,7 @@ void join_periodic_faces(const ElementBlock& block, const Corners& corners, cons
         fail(block, "periodic faces " + pair_name(*it) +
                         " (P records) do not match: no translation brings the corners of one onto the other's "
                         "within the tolerance " +
-                        std::to_string(tolerance) + " x the shortest edge (best: " + std::to_string(best) +
+                        number_text(tolerance) + " x the shortest edge (best: " + number_text(best) +
                         " away); rotational periodicity in a .re2 is not supported");
       }
       if (std::tie(it->element, it->face) < std::tie(it->other_element, it->other_face)) {
@@ -577,7 +571,7 @@ Vertices match_vertices(const ElementBlock& block, MPI_Comm comm, const MatchOpt
   agreed(comm, [&] {
     if (!(tolerance > 0 && tolerance < 1)) {
       throw Error(ErrorCode::invalid_argument,
-                  "gsr: corner matching tolerance " + std::to_string(tolerance) + ": must be in (0, 1)");
+                  "gsr: corner matching tolerance " + number_text(tolerance) + ": must be in (0, 1)");
     }
     const std::int64_t g = block.geometry, per_element = block.dim == 3 ? g * g * g : g * g;
     if ((block.dim != 2 && block.dim != 3) || (g != 2 && g != 3) || block.count < 0 ||
