@@ -452,16 +452,17 @@ contains
     integer(i8) :: mine(4) = [1_i8, 2_i8, 3_i8, 4_i8]
     real(dp), asynchronous :: u(4)
     character(len=:), allocatable :: message
-    integer :: h, request, round, done, round_done, refusals
-    real(dp) :: pause_until
+    integer :: h, request, round, done, round_done, refusals, tried, tried_now
+    real(dp) :: pause_until, give_up
     call gs_setup_ext(h, mine, 4, comms(t), 0, gsr_pairwise, 0)
     call expect_success(t, steps + 2, 'gs_setup_ext')
     if (h == 0) return
     done = 0
+    tried = 0
     refusals = 0
     call gsr_test_handover_release()
     message = ''
-    !$omp parallel num_threads(2) private(round, round_done, message, pause_until)
+    !$omp parallel num_threads(2) private(round, round_done, message, pause_until, tried_now, give_up)
     call gsr_test_handover_acquire()
     do round = 1, rounds
       if (omp_get_thread_num() == 0) then
@@ -473,6 +474,15 @@ contains
       !$omp barrier
       call gsr_test_handover_acquire()
       if (omp_get_thread_num() == 0) then
+        ! The owner waits only once the second thread has tried (or 50 ms passed): on a
+        ! loaded machine the owner could otherwise finish every round before the second
+        ! thread's first try, and the test would show no contention at all.
+        give_up = MPI_Wtime() + 0.05_dp
+        do
+          !$omp atomic read
+          tried_now = tried
+          if (tried_now /= 0 .or. MPI_Wtime() > give_up) exit
+        end do
         do
           call gs_op_wait(request)
           if (gsr_last_error() == gsr_success) exit
@@ -495,6 +505,8 @@ contains
               call fail(t, steps + 2, 'a wait for another thread''s request succeeded')
           call gsr_clear_error()
           refusals = refusals + 1
+          !$omp atomic write
+          tried = 1
           ! A pause (20 us) between tries: the first thread's own tries must find the
           ! request free sometimes, or it would only ever be told to retry.
           pause_until = MPI_Wtime() + 2e-5_dp
@@ -505,7 +517,10 @@ contains
       call gsr_test_handover_release()
       !$omp barrier
       call gsr_test_handover_acquire()
-      if (omp_get_thread_num() == 0) done = 0
+      if (omp_get_thread_num() == 0) then
+        done = 0
+        tried = 0
+      end if
       call gsr_test_handover_release()
       !$omp barrier
       call gsr_test_handover_acquire()
